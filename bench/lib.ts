@@ -1,0 +1,193 @@
+// Shared benchmark plumbing: a throwaway database, HTTP load with autocannon, and the same kind of
+// load run straight against the database, both reported as latency percentiles and throughput.
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { loadConfig, type Config } from '../server/config.ts';
+import { openDatabase, type Database } from '../server/db/database.ts';
+import { createInlineQueue } from '../server/queue/inline.ts';
+import { createServices, type Services } from '../server/services.ts';
+import { migrateToLatest } from '../server/db/migrate.ts';
+import type { BenchRow } from './types.ts';
+
+export const BENCH_ADMIN_URL =
+  process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+export const BENCH_REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+export type LoadStats = {
+  p50: number;
+  p95: number;
+  p99: number;
+  rps: number;
+  requests: number;
+  errors: number;
+};
+
+export type BenchDatabase = { url: string; database: Database; drop(): Promise<void> };
+
+/** A fresh, migrated Postgres database for one scenario. */
+export async function createBenchDatabase(name: string): Promise<BenchDatabase> {
+  const dbName = `bodega_bench_${name}`;
+  const admin = new pg.Client({ connectionString: BENCH_ADMIN_URL });
+  await admin.connect();
+  await admin.query(`drop database if exists ${dbName} with (force)`);
+  await admin.query(`create database ${dbName}`);
+  await admin.end();
+  const u = new URL(BENCH_ADMIN_URL);
+  u.pathname = `/${dbName}`;
+  const url = u.toString();
+  const database = await openDatabase({ url, poolSize: 40 });
+  await migrateToLatest(database.db);
+  return {
+    url,
+    database,
+    async drop() {
+      await database.close();
+      const a = new pg.Client({ connectionString: BENCH_ADMIN_URL });
+      await a.connect();
+      await a.query(`drop database if exists ${dbName} with (force)`);
+      await a.end();
+    },
+  };
+}
+
+/** App services on an open benchmark database, quiet and without the write rate limit. */
+export function benchServices(database: Database, overrides: Partial<Config> = {}): Promise<Services> {
+  const config = {
+    ...loadConfig({ NODE_ENV: 'test', JWT_SECRET: 'bench-secret-0123456789abcdef0123456789' }),
+    logLevel: 'silent',
+    writeRateLimitPerMinute: 0,
+    ...overrides,
+  };
+  return createServices(config, { database, queue: createInlineQueue(), migrate: false });
+}
+
+export function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return 0;
+  const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[i]!;
+}
+
+export function statsOf(latenciesMs: number[], seconds: number, errors = 0): LoadStats {
+  const sorted = [...latenciesMs].sort((a, b) => a - b);
+  return {
+    p50: percentile(sorted, 50),
+    p95: percentile(sorted, 95),
+    p99: percentile(sorted, 99),
+    rps: latenciesMs.length / seconds,
+    requests: latenciesMs.length,
+    errors,
+  };
+}
+
+/** HTTP load on loopback: `paths` are cycled; bounded by duration (and autocannon's own limits). */
+export async function httpLoad(options: {
+  baseUrl: string;
+  paths: string[];
+  connections: number;
+  seconds: number;
+  method?: 'GET' | 'POST';
+  headers?: Record<string, string>;
+  bodies?: string[];
+  /** Per-request headers, cycled with bodies (e.g. one token per user). */
+  headerSets?: Record<string, string>[];
+}): Promise<LoadStats> {
+  let i = 0;
+  const result = await autocannon({
+    url: options.baseUrl,
+    connections: options.connections,
+    duration: options.seconds,
+    method: options.method ?? 'GET',
+    headers: options.headers,
+    requests: [
+      {
+        setupRequest: (req: any) => {
+          const n = i++;
+          req.path = options.paths[n % options.paths.length];
+          if (options.bodies) req.body = options.bodies[n % options.bodies.length];
+          if (options.headerSets)
+            req.headers = { ...req.headers, ...options.headerSets[n % options.headerSets.length] };
+          return req;
+        },
+      },
+    ],
+  });
+  const non2xx = result.non2xx + result.errors + result.timeouts;
+  return {
+    p50: result.latency.p50,
+    p95:
+      (result.latency as any).p97_5 !== undefined
+        ? interpolateP95(result.latency as any)
+        : result.latency.p99,
+    p99: result.latency.p99,
+    rps: result.requests.average,
+    requests: result.requests.total,
+    errors: non2xx,
+  };
+}
+
+// autocannon reports p90 and p97.5, not p95: interpolate between them.
+function interpolateP95(l: { p90: number; p97_5: number }): number {
+  return l.p90 + ((l.p97_5 - l.p90) * (95 - 90)) / (97.5 - 90);
+}
+
+/** The same load straight against the database: `connections` clients looping for `seconds`. */
+export async function sqlLoad(options: {
+  url: string;
+  connections: number;
+  seconds: number;
+  run(client: pg.PoolClient, n: number): Promise<unknown>;
+}): Promise<LoadStats> {
+  const pool = new pg.Pool({ connectionString: options.url, max: options.connections });
+  const latencies: number[] = [];
+  let errors = 0;
+  let n = 0;
+  const started = performance.now();
+  const deadline = started + options.seconds * 1000;
+  await Promise.all(
+    Array.from({ length: options.connections }, async () => {
+      const client = await pool.connect();
+      try {
+        while (performance.now() < deadline) {
+          const t0 = performance.now();
+          try {
+            await options.run(client, n++);
+            latencies.push(performance.now() - t0);
+          } catch {
+            errors++;
+          }
+        }
+      } finally {
+        client.release();
+      }
+    }),
+  );
+  await pool.end();
+  return statsOf(latencies, (performance.now() - started) / 1000, errors);
+}
+
+export function row(
+  scenario: string,
+  metric: string,
+  unit: string,
+  value: number,
+  baseline: number,
+  baselineLabel: string,
+  target?: { text: string; pass: boolean },
+): BenchRow {
+  return {
+    scenario,
+    metric,
+    unit,
+    value: round(value),
+    baseline: round(baseline),
+    baselineLabel,
+    ratio: baseline === 0 ? 0 : round(value / baseline, 3),
+    target: target?.text,
+    pass: target?.pass,
+  };
+}
+
+export function round(x: number, digits = 2): number {
+  const f = 10 ** digits;
+  return Math.round(x * f) / f;
+}

@@ -1,0 +1,185 @@
+// Review append end to end: POST /api/reviews at 32 connections through the real app (auth,
+// validation, decider, append, inline projections) against the same transaction's SQL run
+// directly by 32 database clients, in the same run.
+import type { AddressInfo } from 'node:net';
+import { buildApp } from '../../server/app.ts';
+import { streamIds } from '../../server/events/types.ts';
+import { startWorker } from '../../workers/worker.ts';
+import { benchServices, createBenchDatabase, httpLoad, row, sqlLoad } from '../lib.ts';
+import type { Scenario } from '../types.ts';
+
+const USERS = 500;
+const CATS = 2000;
+const CONNECTIONS = 32;
+
+export const scenario: Scenario = {
+  name: 'reviews',
+  async run({ quick }) {
+    const seconds = quick ? 5 : 15;
+    const bench = await createBenchDatabase('reviews');
+    const services = await benchServices(bench.database, { databaseUrl: bench.url });
+    const worker = await startWorker(services);
+    const app = await buildApp(services, { serveClient: false });
+    try {
+      const { db } = bench.database;
+      await db
+        .insertInto('users')
+        .values(
+          Array.from({ length: USERS }, (_, i) => ({
+            id: i + 1,
+            username: `user${i + 1}`,
+            email: `user${i + 1}@example.test`,
+            password_hash: 'x',
+          })),
+        )
+        .execute();
+      await db.transaction().execute(async (trx) => {
+        await services.store.append(trx, streamIds.bodega(1), 0, [
+          {
+            type: 'BodegaAdded',
+            data: {
+              bodega_id: 1,
+              name: 'Bench Deli',
+              address: '1 Bench St',
+              latitude: 40.75,
+              longitude: -73.98,
+              description: '',
+              phone: '',
+              hours: '',
+              created_by: null,
+            },
+          },
+        ]);
+        for (let c = 1; c <= CATS; c++) {
+          await services.store.append(trx, streamIds.cat(c), 0, [
+            {
+              type: 'CatAdded',
+              data: {
+                cat_id: c,
+                bodega_id: 1,
+                created_by: null,
+                name: `Cat ${c}`,
+                description: '',
+                age: '',
+                breed: '',
+                sex: '',
+                personality: '',
+                color: '',
+                weight: '',
+                is_friendly: true,
+              },
+            },
+          ]);
+        }
+      });
+      await app.listen({ port: 0, host: '127.0.0.1' });
+      const baseUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+      const tokens = Array.from({ length: USERS }, (_, i) =>
+        app.issueToken({ id: i + 1, username: `user${i + 1}` }),
+      );
+
+      // Request n reviews cat (n / USERS) as user (n % USERS): every pair is new.
+      const pairs = 60_000;
+      const bodies = Array.from({ length: pairs }, (_, n) =>
+        JSON.stringify({
+          cat_id: 1 + (Math.floor(n / USERS) % CATS),
+          rating: 1 + (n % 5),
+          comment: 'Friendly and fluffy',
+        }),
+      );
+      const headerSets = Array.from({ length: pairs }, (_, n) => ({
+        authorization: `Bearer ${tokens[n % USERS]}`,
+        'content-type': 'application/json',
+      }));
+      const api = await httpLoad({
+        baseUrl,
+        paths: ['/api/reviews'],
+        method: 'POST',
+        connections: CONNECTIONS,
+        seconds,
+        bodies,
+        headerSets,
+      });
+
+      // The same transaction's statements, with pairs the API run did not use.
+      const offset = api.requests + 1000;
+      const direct = await sqlLoad({
+        url: bench.url,
+        connections: CONNECTIONS,
+        seconds,
+        async run(client, i) {
+          const n = offset + i;
+          const user = 1 + ((n * 7) % USERS);
+          const cat = 1 + (Math.floor(n / USERS) % CATS);
+          await client.query('begin');
+          try {
+            await client.query('select id from cats where id = $1 for key share', [cat]);
+            await client.query('select pg_advisory_xact_lock(hashtextextended($1, 0))', [
+              `review-cat-${cat}-${user}`,
+            ]);
+            const dup = await client.query(
+              "select id from reviews where target_type = 'cat' and target_id = $1 and user_id = $2",
+              [cat, user],
+            );
+            if (dup.rowCount) {
+              await client.query('rollback');
+              return;
+            }
+            const { rows } = await client.query("select nextval('review_ids')::bigint as id");
+            const id = Number(rows[0].id);
+            await client.query(
+              'insert into streams (stream_id, version) values ($1, 1) on conflict do nothing returning version',
+              [`review-${id}`],
+            );
+            const data = {
+              review_id: id,
+              target_type: 'cat',
+              target_id: cat,
+              user_id: user,
+              rating: 4,
+              comment: 'Friendly and fluffy',
+            };
+            const ev = await client.query(
+              "insert into events (stream_id, stream_version, type, schema_version, data, metadata) values ($1, 1, 'ReviewPosted', 1, $2, $3) returning global_position, transaction_id, recorded_at",
+              [`review-${id}`, JSON.stringify(data), JSON.stringify({ actor_id: user })],
+            );
+            await client.query(
+              "insert into reviews (id, target_type, target_id, user_id, rating, comment, created_at) values ($1, 'cat', $2, $3, 4, $4, $5)",
+              [id, cat, user, data.comment, ev.rows[0].recorded_at],
+            );
+            await client.query("select pg_notify('events', $1)", [String(ev.rows[0].global_position)]);
+            await client.query('commit');
+          } catch (error) {
+            await client.query('rollback');
+            throw error;
+          }
+        },
+      });
+      return [
+        row(
+          'reviews',
+          'POST /api/reviews throughput (32 conn)',
+          'req/s',
+          api.rps,
+          direct.rps,
+          'same transaction as direct SQL, tx/s',
+        ),
+        row('reviews', 'POST /api/reviews p95 (32 conn)', 'ms', api.p95, direct.p95, 'direct SQL p95'),
+        row('reviews', 'POST /api/reviews p99 (32 conn)', 'ms', api.p99, direct.p99, 'direct SQL p99'),
+        row(
+          'reviews',
+          'rejected or failed requests',
+          'count',
+          api.errors,
+          direct.errors,
+          'direct SQL errors',
+        ),
+      ];
+    } finally {
+      await app.close();
+      await worker.stop();
+      await services.queue.close();
+      await bench.drop();
+    }
+  },
+};

@@ -1,0 +1,24 @@
+import { useEffect, type ReactNode } from 'react';
+import { Toaster } from 'react-hot-toast';
+import { useSession } from '../features/auth/stores/session.ts';
+
+// Durations of the product: errors and plain messages 4 s, successes 2 s, loading until dismissed.
+const toastOptions = {
+  duration: 4000,
+  success: { duration: 2000 },
+  error: { duration: 4000 },
+  loading: { duration: Infinity },
+};
+
+export function AppProvider({ children }: { children: ReactNode }) {
+  const init = useSession((s) => s.init);
+  useEffect(() => {
+    void init();
+  }, [init]);
+  return (
+    <>
+      {children}
+      <Toaster position="top-right" toastOptions={toastOptions} containerClassName="toasts" />
+    </>
+  );
+}

@@ -1,0 +1,61 @@
+// The routes table of the product (hash-based locations). Every screen is its own lazily loaded
+// chunk, so the home route downloads only the shell and the home page.
+import type { ComponentType } from 'react';
+import { createHashRouter, type RouteObject } from 'react-router-dom';
+import { RequireAuth } from '../components/RequireAuth.tsx';
+import { RouteError } from '../components/RouteError.tsx';
+import { AppLayout } from './layout/AppLayout.tsx';
+// The landing page and the search heading ship with the shell: they are tiny, and loading them
+// lazily would add a round trip before the first meaningful paint.
+import HomePage from '../features/home/routes/HomePage.tsx';
+import { SearchRoute } from '../features/search/routes/SearchRoute.tsx';
+
+type PageModule = { default: ComponentType };
+
+/** A page in its own chunk, loaded when its route is first visited. */
+function page(load: () => Promise<PageModule>): RouteObject['lazy'] {
+  return async () => ({ Component: (await load()).default });
+}
+
+/** A page for signed-in users only; the guard sends everyone else to /login. */
+function guarded(load: () => Promise<PageModule>): RouteObject['lazy'] {
+  return async () => {
+    const Page = (await load()).default;
+    return {
+      Component: () => (
+        <RequireAuth>
+          <Page />
+        </RequireAuth>
+      ),
+    };
+  };
+}
+
+export const routes: RouteObject[] = [
+  {
+    path: '/',
+    element: <AppLayout />,
+    errorElement: <RouteError />,
+    children: [
+      { index: true, Component: HomePage },
+      { path: 'login', lazy: page(() => import('../features/auth/routes/LoginPage.tsx')) },
+      { path: 'register', lazy: page(() => import('../features/auth/routes/RegisterPage.tsx')) },
+      { path: 'search', Component: SearchRoute },
+      { path: 'cat/:id', lazy: page(() => import('../features/cats/routes/CatDetailPage.tsx')) },
+      { path: 'cat/:id/edit', lazy: page(() => import('../features/cats/routes/CatEditPage.tsx')) },
+      { path: 'bodega/:id', lazy: page(() => import('../features/bodegas/routes/BodegaDetailPage.tsx')) },
+      { path: 'bodega/:id/edit', lazy: page(() => import('../features/bodegas/routes/BodegaEditPage.tsx')) },
+      { path: 'saved', lazy: guarded(() => import('../features/saved/routes/SavedPage.tsx')) },
+      {
+        path: 'recently-viewed',
+        lazy: guarded(() => import('../features/recently-viewed/routes/RecentlyViewedPage.tsx')),
+      },
+      { path: 'upload', lazy: guarded(() => import('../features/upload/routes/UploadPage.tsx')) },
+      { path: '*', lazy: page(() => import('./routes/NotFoundPage.tsx')) },
+    ],
+  },
+];
+
+export function createAppRouter() {
+  return createHashRouter(routes);
+}

@@ -1,0 +1,20 @@
+import type { ReactNode } from 'react';
+import { Navigate, useLocation } from 'react-router-dom';
+import { useSession } from '../features/auth/stores/session.ts';
+import { Spinner } from './Spinner.tsx';
+
+/** Guards a signed-in screen: spinner while the session loads, then /login (replacing history). */
+export function RequireAuth({ children }: { children: ReactNode }) {
+  const user = useSession((s) => s.user);
+  const loading = useSession((s) => s.loading);
+  const location = useLocation();
+  if (loading) {
+    return (
+      <div className="page page--centered">
+        <Spinner />
+      </div>
+    );
+  }
+  if (!user) return <Navigate to="/login" replace state={{ from: location.pathname }} />;
+  return <>{children}</>;
+}

@@ -1,0 +1,127 @@
+// Who is signed in. The token lives in localStorage under `token`; at start the profile is
+// checked, and the app waits for that check at most SESSION_TIMEOUT_MS before rendering.
+import toast from 'react-hot-toast';
+import { create } from 'zustand';
+import { env } from '../../../config/env.ts';
+import { onUnauthorized, setBearerToken } from '../../../lib/api.ts';
+import { getProfile } from '../api/get-profile.ts';
+import { loginWithPassword } from '../api/login.ts';
+import { registerAccount } from '../api/register.ts';
+import type { AuthResponse, User } from '../types.ts';
+
+export type { User } from '../types.ts';
+
+export const TOKEN_STORAGE_KEY = 'token';
+export const SESSION_TIMEOUT_MS = 3000;
+export const SESSION_EXPIRED_MESSAGE = 'Your session has expired. Please log in again.';
+
+export type SessionState = {
+  user: User | null;
+  token: string | null;
+  loading: boolean;
+  /** When the start-up session check ended (ms since epoch), or null while it runs. */
+  readyAt: number | null;
+  init(): Promise<void>;
+  login(usernameOrEmail: string, password: string): Promise<User>;
+  register(username: string, email: string, password: string): Promise<User>;
+  logout(): void;
+};
+
+function readStoredToken(): string | null {
+  try {
+    return localStorage.getItem(TOKEN_STORAGE_KEY);
+  } catch {
+    return null;
+  }
+}
+
+function storeToken(token: string | null): void {
+  try {
+    if (token) localStorage.setItem(TOKEN_STORAGE_KEY, token);
+    else localStorage.removeItem(TOKEN_STORAGE_KEY);
+  } catch {
+    // Private mode or a full quota: the session still works for this tab.
+  }
+}
+
+export const useSession = create<SessionState>()((set, get) => {
+  let checking: Promise<void> | null = null;
+
+  async function checkStoredToken(): Promise<void> {
+    const token = readStoredToken();
+    if (!token || !env.apiConfigured) {
+      storeToken(null);
+      setBearerToken(null);
+      set({ user: null, token: null, loading: false, readyAt: get().readyAt ?? Date.now() });
+      return;
+    }
+    setBearerToken(token);
+    set({ token, loading: true, readyAt: null });
+    const safety = setTimeout(() => {
+      // Stop waiting; a later init() may start a fresh check instead of joining this stuck one.
+      checking = null;
+      set({ loading: false, readyAt: Date.now() });
+    }, SESSION_TIMEOUT_MS);
+    try {
+      const { user } = await getProfile();
+      // A sign-in or sign-out while the check ran wins over the check's result.
+      if (get().token === token) set({ user });
+    } catch {
+      if (get().token === token) {
+        storeToken(null);
+        setBearerToken(null);
+        set({ user: null, token: null });
+      }
+    } finally {
+      clearTimeout(safety);
+      set({ loading: false, readyAt: get().readyAt ?? Date.now() });
+    }
+  }
+
+  function signIn({ access_token, user }: AuthResponse): User {
+    storeToken(access_token);
+    setBearerToken(access_token);
+    set({ user, token: access_token, loading: false, readyAt: get().readyAt ?? Date.now() });
+    return user;
+  }
+
+  return {
+    user: null,
+    token: null,
+    // Without a stored token there is nothing to check: render the page on the first frame.
+    loading: readStoredToken() !== null && env.apiConfigured,
+    readyAt: null,
+
+    init() {
+      // One check at a time: a second caller (React's strict mode mounts twice) shares it.
+      if (checking) return checking;
+      const check = checkStoredToken().finally(() => {
+        if (checking === check) checking = null;
+      });
+      checking = check;
+      return check;
+    },
+
+    async login(usernameOrEmail, password) {
+      return signIn(await loginWithPassword(usernameOrEmail, password));
+    },
+
+    async register(username, email, password) {
+      return signIn(await registerAccount(username, email, password));
+    },
+
+    logout() {
+      storeToken(null);
+      setBearerToken(null);
+      set({ user: null, token: null, loading: false, readyAt: get().readyAt ?? Date.now() });
+    },
+  };
+});
+
+// A token the server stopped accepting (expired, revoked) ends the session everywhere at once;
+// guarded screens then redirect to /login instead of showing a half-broken page.
+onUnauthorized(() => {
+  if (!useSession.getState().token) return;
+  useSession.getState().logout();
+  toast.error(SESSION_EXPIRED_MESSAGE, { id: 'session-expired' });
+});

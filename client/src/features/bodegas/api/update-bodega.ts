@@ -1,0 +1,9 @@
+import { api } from '../../../lib/api.ts';
+import type { BodegaResponse } from '../../../lib/catalogue.ts';
+
+export type BodegaEdit = { name: string; address: string; description: string; phone: string; hours: string };
+
+/** Saves the creator's edit; `version` is the one loaded, so a change made meanwhile is a 409. */
+export function updateBodega(id: number, edit: BodegaEdit, version: number): Promise<BodegaResponse> {
+  return api.put<BodegaResponse>(`/api/bodegas/${id}`, edit, { headers: { 'If-Match': String(version) } });
+}

@@ -1,0 +1,86 @@
+// The creator's form for a bodega, with its rating, cat count and status shown read-only.
+import { useState } from 'react';
+import { TextAreaField } from '../../../components/TextAreaField.tsx';
+import { TextField } from '../../../components/TextField.tsx';
+import { TEXT_LIMITS, type BodegaDetail } from '../../../lib/catalogue.ts';
+import { formatRating } from '../../../lib/format.ts';
+import { ItemEditForm } from '../../items/components/ItemEditForm.tsx';
+import { deleteBodega } from '../api/delete-bodega.ts';
+import { updateBodega, type BodegaEdit } from '../api/update-bodega.ts';
+import { bodegaEditOf, DELETE_BODEGA_CONFIRMATION, trimmedBodegaEdit } from '../bodega-form.ts';
+
+type BodegaEditFormProps = { bodega: BodegaDetail; onStale(): void };
+
+export function BodegaEditForm({ bodega, onStale }: BodegaEditFormProps) {
+  const [edit, setEdit] = useState<BodegaEdit>(() => bodegaEditOf(bodega));
+  const update = (change: Partial<BodegaEdit>) => setEdit((e) => ({ ...e, ...change }));
+
+  return (
+    <ItemEditForm
+      kind="bodega"
+      itemId={bodega.id}
+      deleteConfirmation={DELETE_BODEGA_CONFIRMATION}
+      save={() => updateBodega(bodega.id, trimmedBodegaEdit(edit), bodega.version)}
+      remove={() => deleteBodega(bodega.id, bodega.version)}
+      onStale={onStale}
+      readOnlyPart={
+        <dl className="item-form__stats" aria-label="Bodega statistics">
+          <div>
+            <dt>Rating</dt>
+            <dd>{formatRating(bodega.rating)}</dd>
+          </div>
+          <div>
+            <dt>Cats</dt>
+            <dd>{bodega.cat_count}</dd>
+          </div>
+          <div>
+            <dt>Status</dt>
+            <dd>{bodega.is_verified ? 'Verified' : 'Pending'}</dd>
+          </div>
+        </dl>
+      }
+    >
+      <div className="item-form__grid--full">
+        <TextField
+          label="Bodega Name"
+          value={edit.name}
+          onChange={(name) => update({ name })}
+          required
+          maxLength={TEXT_LIMITS.name}
+        />
+      </div>
+      <div className="item-form__grid--full">
+        <TextField
+          label="Address"
+          value={edit.address}
+          onChange={(address) => update({ address })}
+          required
+          maxLength={TEXT_LIMITS.address}
+          autoComplete="street-address"
+        />
+      </div>
+      <div className="item-form__grid--full">
+        <TextAreaField
+          label="Description"
+          value={edit.description}
+          onChange={(description) => update({ description })}
+          maxLength={TEXT_LIMITS.description}
+        />
+      </div>
+      <TextField
+        label="Phone"
+        type="tel"
+        value={edit.phone}
+        onChange={(phone) => update({ phone })}
+        maxLength={TEXT_LIMITS.phone}
+        autoComplete="tel"
+      />
+      <TextField
+        label="Hours"
+        value={edit.hours}
+        onChange={(hours) => update({ hours })}
+        maxLength={TEXT_LIMITS.hours}
+      />
+    </ItemEditForm>
+  );
+}

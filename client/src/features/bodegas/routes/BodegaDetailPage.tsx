@@ -1,0 +1,54 @@
+// /bodega/:id — one shop: details, contact, photos, its cats and reviews, kept current live.
+import { useParams } from 'react-router-dom';
+import { useDocumentTitle } from '../../../hooks/use-document-title.ts';
+import type { BodegaDetail, CatSummary } from '../../../lib/catalogue.ts';
+import { ItemDetailLayout } from '../../items/components/ItemDetailLayout.tsx';
+import { ItemPageState } from '../../items/components/ItemPageState.tsx';
+import { useItemPage } from '../../items/hooks/use-item-page.ts';
+import { PhotosSection } from '../../photos/components/PhotosSection.tsx';
+import { ReviewsSection } from '../../reviews/components/ReviewsSection.tsx';
+import { setBodegaSaved } from '../api/save-bodega.ts';
+import { BodegaCats } from '../components/BodegaCats.tsx';
+import { BodegaHero } from '../components/BodegaHero.tsx';
+import { BodegaQuickActions } from '../components/BodegaQuickActions.tsx';
+import { ContactCard } from '../components/ContactCard.tsx';
+import { LocationCard } from '../components/LocationCard.tsx';
+import { useBodegaDetail } from '../hooks/use-bodega-detail.ts';
+import '../../../components/detail-page.css';
+import '../bodegas.css';
+
+export default function BodegaDetailPage() {
+  const id = Number(useParams().id);
+  const detail = useBodegaDetail(id);
+  useDocumentTitle(detail.status === 'ready' ? detail.bodega.name : null);
+  if (detail.status !== 'ready')
+    return <ItemPageState kind="bodega" status={detail.status} onRetry={detail.reload} />;
+  return <BodegaPage bodega={detail.bodega} cats={detail.cats} />;
+}
+
+function BodegaPage({ bodega, cats }: { bodega: BodegaDetail; cats: CatSummary[] }) {
+  const { photos, saved, canEdit } = useItemPage('bodega', bodega, setBodegaSaved);
+  return (
+    <ItemDetailLayout
+      sideLabel="Contact and location"
+      side={
+        <>
+          <ContactCard bodega={bodega} />
+          <LocationCard bodega={bodega} />
+          <BodegaQuickActions saved={saved} />
+        </>
+      }
+    >
+      <BodegaHero bodega={bodega} primary={photos.primary} saved={saved} canEdit={canEdit} />
+      <PhotosSection
+        list={photos}
+        targetType="bodega"
+        targetId={bodega.id}
+        itemName={bodega.name}
+        creatorId={bodega.created_by}
+      />
+      <BodegaCats cats={cats} />
+      <ReviewsSection targetType="bodega" targetId={bodega.id} />
+    </ItemDetailLayout>
+  );
+}

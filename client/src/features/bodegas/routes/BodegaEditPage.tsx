@@ -1,0 +1,13 @@
+// /bodega/:id/edit — only the bodega's creator may edit or delete it (and its cats).
+import { ItemEditPage } from '../../items/components/ItemEditPage.tsx';
+import { getBodega } from '../api/get-bodega.ts';
+import { BodegaEditForm } from '../components/BodegaEditForm.tsx';
+import '../../../components/edit-form.css';
+
+export default function BodegaEditPage() {
+  return (
+    <ItemEditPage kind="bodega" fetchItem={getBodega} itemOf={(data) => data.bodega}>
+      {({ bodega }, reload) => <BodegaEditForm bodega={bodega} onStale={reload} />}
+    </ItemEditPage>
+  );
+}

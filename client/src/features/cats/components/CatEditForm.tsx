@@ -1,0 +1,50 @@
+// The creator's form for a cat: its own fields are editable, its bodega is shown read-only.
+import { useState } from 'react';
+import { Icon } from '../../../components/Icon.tsx';
+import { TextField } from '../../../components/TextField.tsx';
+import { TEXT_LIMITS, type BodegaSummary, type CatDetail } from '../../../lib/catalogue.ts';
+import { CatTraitFields } from '../../items/components/CatTraitFields.tsx';
+import { ItemEditForm } from '../../items/components/ItemEditForm.tsx';
+import { deleteCat } from '../api/delete-cat.ts';
+import { updateCat, type CatEdit } from '../api/update-cat.ts';
+import { catEditOf, DELETE_CAT_CONFIRMATION, SEX_OPTIONS, trimmedCatEdit } from '../cat-form.ts';
+
+type CatEditFormProps = { cat: CatDetail; bodega: BodegaSummary; onStale(): void };
+
+export function CatEditForm({ cat, bodega, onStale }: CatEditFormProps) {
+  const [edit, setEdit] = useState<CatEdit>(() => catEditOf(cat));
+  const update = (change: Partial<CatEdit>) => setEdit((e) => ({ ...e, ...change }));
+
+  return (
+    <ItemEditForm
+      kind="cat"
+      itemId={cat.id}
+      deleteConfirmation={DELETE_CAT_CONFIRMATION}
+      save={() => updateCat(cat.id, trimmedCatEdit(edit), cat.version)}
+      remove={() => deleteCat(cat.id, cat.version)}
+      onStale={onStale}
+      readOnlyPart={
+        <fieldset className="item-form__readonly">
+          <legend className="visually-hidden">Bodega</legend>
+          <TextField label="Bodega Name" value={bodega.name} onChange={() => {}} readOnly />
+          <TextField label="Address" value={bodega.address} onChange={() => {}} readOnly />
+          <p className="item-form__note">
+            <Icon name="alert" size={16} />
+            Bodega information cannot be changed from this form
+          </p>
+        </fieldset>
+      }
+    >
+      <div className="item-form__grid--full">
+        <TextField
+          label="Cat Name"
+          value={edit.name}
+          onChange={(name) => update({ name })}
+          required
+          maxLength={TEXT_LIMITS.name}
+        />
+      </div>
+      <CatTraitFields values={edit} update={update} sexOptions={SEX_OPTIONS} />
+    </ItemEditForm>
+  );
+}

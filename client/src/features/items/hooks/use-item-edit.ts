@@ -1,0 +1,70 @@
+// Saving and deleting from a cat's or bodega's edit form: one request at a time, with the product's
+// toasts. A 409 means someone else changed the item since it was loaded: the form turns stale.
+import { useState, type FormEvent } from 'react';
+import toast from 'react-hot-toast';
+import { useNavigate } from 'react-router-dom';
+import { ApiError, errorMessage } from '../../../lib/api.ts';
+import type { TargetType } from '../../../lib/catalogue.ts';
+import { itemPath, ITEM_WORDS } from '../kinds.ts';
+
+export type ItemEditOptions = {
+  kind: TargetType;
+  itemId: number;
+  /** Asked before deleting; no means nothing is sent. */
+  deleteConfirmation: string;
+  /** Sends the edit, with the loaded version. */
+  save(): Promise<unknown>;
+  /** Deletes the item, with the loaded version. */
+  remove(): Promise<void>;
+};
+
+export type ItemEdit = {
+  busy: 'save' | 'delete' | null;
+  stale: boolean;
+  submit(event: FormEvent): Promise<void>;
+  confirmAndDelete(): Promise<void>;
+  cancel(): void;
+};
+
+export function useItemEdit({ kind, itemId, deleteConfirmation, save, remove }: ItemEditOptions): ItemEdit {
+  const navigate = useNavigate();
+  const [busy, setBusy] = useState<'save' | 'delete' | null>(null);
+  const [stale, setStale] = useState(false);
+  const { noun, title } = ITEM_WORDS[kind];
+
+  function conflict(error: unknown): boolean {
+    if (!(error instanceof ApiError) || error.status !== 409) return false;
+    setStale(true);
+    toast.error(error.message);
+    return true;
+  }
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    if (busy) return;
+    setBusy('save');
+    try {
+      await save();
+      toast.success(`${title} updated successfully!`);
+      navigate(itemPath(kind, itemId));
+    } catch (error) {
+      if (!conflict(error)) toast.error(errorMessage(error, `Failed to update ${noun}`));
+      setBusy(null);
+    }
+  }
+
+  async function confirmAndDelete() {
+    if (busy || !window.confirm(deleteConfirmation)) return;
+    setBusy('delete');
+    try {
+      await remove();
+      toast.success(`${title} deleted successfully!`);
+      navigate('/search', { replace: true });
+    } catch (error) {
+      if (!conflict(error)) toast.error(errorMessage(error, `Failed to delete ${noun}`));
+      setBusy(null);
+    }
+  }
+
+  return { busy, stale, submit, confirmAndDelete, cancel: () => navigate(itemPath(kind, itemId)) };
+}

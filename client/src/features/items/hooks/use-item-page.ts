@@ -1,0 +1,20 @@
+// What a cat's or bodega's page keeps beside the item itself: its photos (kept current), whether
+// the user saved it, and whether the user created it (and so may edit it).
+import { useSavedFlag, type SavedFlag } from '../../../hooks/use-saved-flag.ts';
+import type { BodegaDetail, CatDetail, TargetType } from '../../../lib/catalogue.ts';
+import { useSession } from '../../auth/stores/session.ts';
+import { usePhotoList, type PhotoList } from '../../photos/hooks/use-photo-list.ts';
+import { ITEM_WORDS } from '../kinds.ts';
+
+export type ItemPage = { photos: PhotoList; saved: SavedFlag; canEdit: boolean };
+
+export function useItemPage(
+  kind: TargetType,
+  item: CatDetail | BodegaDetail,
+  setSaved: (id: number, saved: boolean) => Promise<boolean>,
+): ItemPage {
+  const userId = useSession((s) => s.user?.id ?? null);
+  const photos = usePhotoList(item.photos, kind, item.id);
+  const saved = useSavedFlag({ id: item.id, noun: ITEM_WORDS[kind].plural, saved: item.saved, setSaved });
+  return { photos, saved, canEdit: userId !== null && userId === item.created_by };
+}

@@ -1,0 +1,131 @@
+// The photos of a cat or shop: thumbnails (small variant) that open the large one, and for the
+// uploader or the item's creator the controls to make one primary or delete it.
+import '../photos.css';
+import { useState } from 'react';
+import toast from 'react-hot-toast';
+import { ItemPhoto } from '../../../components/ItemPhoto.tsx';
+import { Spinner } from '../../../components/Spinner.tsx';
+import { ToolIcon } from '../../../components/ToolIcon.tsx';
+import { errorMessage } from '../../../lib/api.ts';
+import type { Photo, TargetType } from '../../../lib/catalogue.ts';
+import { useSession } from '../../auth/stores/session.ts';
+import { deletePhoto } from '../api/delete-photo.ts';
+import { setPrimaryPhoto } from '../api/set-primary-photo.ts';
+import { canManagePhoto } from '../photo-list.ts';
+import { PhotoViewer } from './PhotoViewer.tsx';
+
+export const DELETE_PHOTO_CONFIRMATION = 'Are you sure you want to delete this photo?';
+
+type PhotoGalleryProps = {
+  photos: readonly Photo[];
+  targetType: TargetType;
+  targetId: number;
+  itemName: string;
+  creatorId: number | null;
+  onPrimary(photoId: number): void;
+  onDeleted(photoId: number): void;
+};
+
+export function PhotoGallery(props: PhotoGalleryProps) {
+  const { photos, itemName } = props;
+  const [viewing, setViewing] = useState<Photo | null>(null);
+  if (photos.length === 0) return <p className="photo-gallery__empty">No photos yet.</p>;
+  return (
+    <>
+      <ul className="photo-gallery" aria-label={`Photos of ${itemName}`}>
+        {photos.map((photo) => (
+          <PhotoTile key={photo.id} photo={photo} {...props} onView={() => setViewing(photo)} />
+        ))}
+      </ul>
+      {viewing && <PhotoViewer photo={viewing} itemName={itemName} onClose={() => setViewing(null)} />}
+    </>
+  );
+}
+
+type PhotoTileProps = PhotoGalleryProps & { photo: Photo; onView(): void };
+
+function PhotoTile({ photo, itemName, onView, ...item }: PhotoTileProps) {
+  const userId = useSession((s) => s.user?.id);
+  const manageable = canManagePhoto(userId, photo, item.creatorId);
+  const label = photo.caption || `Photo of ${itemName}`;
+  return (
+    <li className={photo.is_primary ? 'photo-tile photo-tile--primary' : 'photo-tile'}>
+      {photo.status === 'ready' ? (
+        <button type="button" className="photo-tile__open" onClick={onView} aria-label={`View ${label}`}>
+          <ItemPhoto src={photo.thumb_url} alt={label} width={photo.width} height={photo.height} />
+        </button>
+      ) : (
+        <PendingTile failed={photo.status === 'failed'} />
+      )}
+      {photo.is_primary && <span className="photo-tile__badge">Primary</span>}
+      {photo.caption && <p className="photo-tile__caption">{photo.caption}</p>}
+      {manageable && <PhotoActions photo={photo} {...item} />}
+    </li>
+  );
+}
+
+function PendingTile({ failed }: { failed: boolean }) {
+  return (
+    <div className="photo-tile__pending">
+      {failed ? <span>Processing failed</span> : <Spinner size="small" label="Processing..." />}
+    </div>
+  );
+}
+
+type PhotoActionsProps = Omit<PhotoGalleryProps, 'photos' | 'itemName'> & { photo: Photo };
+
+function PhotoActions({ photo, targetType, targetId, onPrimary, onDeleted }: PhotoActionsProps) {
+  const [busy, setBusy] = useState<'primary' | 'delete' | null>(null);
+
+  async function makePrimary() {
+    setBusy('primary');
+    try {
+      await setPrimaryPhoto(targetType, targetId, photo.id);
+      onPrimary(photo.id);
+      toast.success('Primary photo updated');
+    } catch (error) {
+      toast.error(errorMessage(error, 'Failed to update primary photo'));
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  async function remove() {
+    if (!window.confirm(DELETE_PHOTO_CONFIRMATION)) return;
+    setBusy('delete');
+    try {
+      await deletePhoto(targetType, targetId, photo.id);
+      onDeleted(photo.id);
+      toast.success('Photo deleted successfully');
+    } catch (error) {
+      toast.error(errorMessage(error, 'Failed to delete photo'));
+      setBusy(null);
+    }
+  }
+
+  return (
+    <div className="photo-tile__actions">
+      {!photo.is_primary && photo.status === 'ready' && (
+        <button
+          type="button"
+          className="button button--secondary button--small"
+          onClick={() => void makePrimary()}
+          disabled={busy !== null}
+        >
+          <ToolIcon name="star" size={14} />
+          {busy === 'primary' ? 'Updating...' : 'Set as primary'}
+        </button>
+      )}
+      <button
+        type="button"
+        className="button button--ghost button--small photo-tile__delete"
+        onClick={() => void remove()}
+        disabled={busy !== null}
+        aria-label={`Delete photo${photo.caption ? ` ${photo.caption}` : ''}`}
+      >
+        <ToolIcon name="trash" size={14} />
+        {busy === 'delete' ? 'Deleting...' : 'Delete'}
+      </button>
+    </div>
+  );
+}

@@ -1,0 +1,99 @@
+// Adds a photo to a cat or shop. The file's type and size are checked here first, so a wrong file
+// is refused at once with the same message the server would give.
+import '../photos.css';
+import { useId, useRef, useState, type FormEvent } from 'react';
+import toast from 'react-hot-toast';
+import { ToolIcon } from '../../../components/ToolIcon.tsx';
+import { errorMessage } from '../../../lib/api.ts';
+import { TEXT_LIMITS, type Photo, type TargetType } from '../../../lib/catalogue.ts';
+import { uploadPhoto } from '../api/upload-photo.ts';
+import { PHOTO_ACCEPT, photoFileProblem } from '../validation.ts';
+
+type PhotoUploadFormProps = {
+  targetType: TargetType;
+  targetId: number;
+  onUploaded(photo: Photo): void;
+};
+
+export function PhotoUploadForm({ targetType, targetId, onUploaded }: PhotoUploadFormProps) {
+  const id = useId();
+  const input = useRef<HTMLInputElement>(null);
+  const [file, setFile] = useState<File | null>(null);
+  const [caption, setCaption] = useState('');
+  const [busy, setBusy] = useState(false);
+
+  function clearFile() {
+    setFile(null);
+    if (input.current) input.current.value = '';
+  }
+
+  function choose(chosen: File | undefined) {
+    if (!chosen) return clearFile();
+    const problem = photoFileProblem(chosen);
+    if (problem) {
+      toast.error(problem);
+      return clearFile();
+    }
+    setFile(chosen);
+  }
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    if (!file || busy) return;
+    setBusy(true);
+    try {
+      const photo = await uploadPhoto(targetType, targetId, { file, caption });
+      toast.success('Photo uploaded successfully!');
+      onUploaded(photo);
+      clearFile();
+      setCaption('');
+    } catch (error) {
+      toast.error(errorMessage(error, 'Failed to upload photo'));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <form className="photo-upload" onSubmit={(e) => void submit(e)} aria-busy={busy}>
+      <h3 className="photo-upload__title">Add a photo</h3>
+      <div className="field">
+        <label className="field__label" htmlFor={`${id}-file`}>
+          Photo
+        </label>
+        <input
+          ref={input}
+          id={`${id}-file`}
+          className="photo-upload__file"
+          type="file"
+          name="photo"
+          accept={PHOTO_ACCEPT}
+          onChange={(e) => choose(e.target.files?.[0])}
+          disabled={busy}
+          aria-describedby={`${id}-hint`}
+        />
+        <span id={`${id}-hint`} className="field__hint">
+          JPEG, PNG, GIF or WebP, up to 5 MB.
+        </span>
+      </div>
+      <div className="field">
+        <label className="field__label" htmlFor={`${id}-caption`}>
+          Caption (optional)
+        </label>
+        <input
+          id={`${id}-caption`}
+          className="input"
+          name="caption"
+          value={caption}
+          maxLength={TEXT_LIMITS.caption}
+          onChange={(e) => setCaption(e.target.value)}
+          disabled={busy}
+        />
+      </div>
+      <button type="submit" className="button button--primary" disabled={!file || busy}>
+        <ToolIcon name="image" />
+        {busy ? 'Uploading...' : 'Upload Photo'}
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,25 @@
+import { Stars } from '../../../components/Stars.tsx';
+import type { Review } from '../../../lib/catalogue.ts';
+import { formatLongDate } from '../../../lib/format.ts';
+
+export const NO_REVIEWS = 'No reviews yet. Be the first to review!';
+
+export function ReviewList({ reviews }: { reviews: readonly Review[] }) {
+  if (reviews.length === 0) return <p className="review-list__empty">{NO_REVIEWS}</p>;
+  return (
+    <ul className="review-list">
+      {reviews.map((review) => (
+        <li key={review.id} className="review">
+          <div className="review__header">
+            <span className="review__author">{review.user.username ?? 'Former member'}</span>
+            <Stars rating={review.rating} />
+            <time className="review__date" dateTime={review.created_at}>
+              {formatLongDate(review.created_at)}
+            </time>
+          </div>
+          {review.comment && <p className="review__comment">{review.comment}</p>}
+        </li>
+      ))}
+    </ul>
+  );
+}

@@ -1,0 +1,8 @@
+import type { Review } from '../../lib/catalogue.ts';
+
+/** Adds reviews not yet listed (by id), keeping the list newest first. */
+export function mergeReviews(known: readonly Review[], incoming: readonly Review[]): Review[] {
+  const byId = new Map(known.map((r) => [r.id, r]));
+  for (const review of incoming) byId.set(review.id, review);
+  return [...byId.values()].sort((a, b) => b.created_at.localeCompare(a.created_at) || b.id - a.id);
+}

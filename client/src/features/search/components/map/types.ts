@@ -1,0 +1,46 @@
+import type { Coordinates } from '../../model/search-request.ts';
+
+export type LocationType = 'cat' | 'bodega';
+
+/** A point a map plots: a cat (at its bodega) or a bodega. */
+export type MapLocation = {
+  key: string;
+  type: LocationType;
+  id: number;
+  name: string;
+  address: string;
+  latitude: number;
+  longitude: number;
+  rating: number;
+  /** Arrived on the live stream since the results loaded. */
+  isNew?: boolean;
+};
+
+export type MapViewProps = {
+  locations: MapLocation[];
+  userLocation: Coordinates | null;
+  highlightedKey: string | null;
+  onHighlight(key: string | null): void;
+  onMarkerClick(location: MapLocation): void;
+  /** Results that have no coordinates and so are not plotted. */
+  unplottedCount?: number;
+  /** A place picked in the map's own search box (only maps that have one call this). */
+  onPlacePicked?(address: string, position: Coordinates): void;
+};
+
+/** Midtown Manhattan. */
+export const DEFAULT_CENTER: Coordinates = { lat: 40.7549, lng: -73.984 };
+export const DEFAULT_ZOOM = 12;
+export const PLACE_ZOOM = 15;
+
+export const TYPE_LABEL: Record<LocationType, string> = { cat: 'Cat', bodega: 'Bodega' };
+
+export function detailPath(location: Pick<MapLocation, 'type' | 'id'>): string {
+  return `/${location.type}/${location.id}`;
+}
+
+/** Opens a detail page in a new tab (hash routes: the path goes after '#'). */
+export function openDetailsInNewTab(location: Pick<MapLocation, 'type' | 'id'>): void {
+  const url = `${window.location.pathname}${window.location.search}#${detailPath(location)}`;
+  window.open(url, '_blank', 'noopener');
+}

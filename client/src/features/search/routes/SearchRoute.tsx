@@ -1,0 +1,26 @@
+import { lazy, Suspense } from 'react';
+import { Spinner } from '../../../components/Spinner.tsx';
+
+// The heading is part of the app shell so it paints at once; the controls, map and results (the
+// heavy part) download with this route.
+const SearchPage = lazy(() => import('./SearchPage.tsx'));
+
+export function SearchRoute() {
+  return (
+    <div className="page search-page">
+      <header className="search-page__header">
+        <h1>Search Bodega Cats</h1>
+        <p className="search-page__subtitle">Find cats and bodegas in New York City</p>
+      </header>
+      <Suspense
+        fallback={
+          <div className="page--centered">
+            <Spinner />
+          </div>
+        }
+      >
+        <SearchPage />
+      </Suspense>
+    </div>
+  );
+}

@@ -1,0 +1,9 @@
+import { api } from '../../../lib/api.ts';
+import type { BodegaResponse } from '../../../lib/catalogue.ts';
+import type { Coordinates } from '../location.ts';
+
+export type NewBodega = { name: string; address: string; description: string; phone: string; hours: string };
+
+export function createBodega(bodega: NewBodega, position: Coordinates | null): Promise<BodegaResponse> {
+  return api.post<BodegaResponse>('/api/bodegas', { ...bodega, ...(position ?? {}) });
+}

@@ -1,0 +1,64 @@
+import { useId } from 'react';
+import { Icon } from '../../../components/Icon.tsx';
+import { TEXT_LIMITS } from '../../../lib/catalogue.ts';
+import type { AddressLocation } from '../hooks/use-address-location.ts';
+import { formatCoordinates } from '../location.ts';
+
+type AddressFieldProps = {
+  value: string;
+  onChange(value: string): void;
+  location: AddressLocation;
+  disabled?: boolean;
+};
+
+/** The required address with its Location button, and the position it keeps once pressed. */
+export function AddressField({ value, onChange, location, disabled }: AddressFieldProps) {
+  const id = useId();
+  return (
+    <div className="field">
+      <label className="field__label" htmlFor={id}>
+        Address
+      </label>
+      <div className="address-field">
+        <input
+          id={id}
+          className="input"
+          name="address"
+          value={value}
+          onChange={(e) => onChange(e.target.value)}
+          required
+          maxLength={TEXT_LIMITS.address}
+          autoComplete="street-address"
+          placeholder="123 Main St, New York, NY"
+          aria-describedby={`${id}-note`}
+          disabled={disabled}
+        />
+        <button
+          type="button"
+          className="button button--secondary"
+          onClick={() => void location.locate(onChange)}
+          disabled={disabled || location.locating}
+        >
+          <Icon name="locate" size={18} />
+          {location.locating ? 'Locating...' : 'Location'}
+        </button>
+      </div>
+      <div id={`${id}-note`} aria-live="polite" className="address-field__status">
+        {location.coords && (
+          <span className="address-field__coords">
+            <Icon name="pin" size={14} /> Position {formatCoordinates(location.coords)}
+            <button
+              type="button"
+              className="address-field__forget"
+              onClick={location.clear}
+              disabled={disabled}
+            >
+              Remove
+            </button>
+          </span>
+        )}
+        {location.note && <span className="address-field__note">{location.note}</span>}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,63 @@
+// Adds a cat (and its bodega, when the bodega is new).
+import { TextField } from '../../../components/TextField.tsx';
+import { TEXT_LIMITS, type CatDetail } from '../../../lib/catalogue.ts';
+import { CatTraitFields } from '../../items/components/CatTraitFields.tsx';
+import { createCat } from '../api/create-cat.ts';
+import { BLANK_CAT, catToSend, SEX_CHOICES } from '../forms.ts';
+import { useUploadForm } from '../hooks/use-upload-form.ts';
+import { AddressField } from './AddressField.tsx';
+import { UploadForm } from './UploadForm.tsx';
+
+const PLACEHOLDERS = {
+  description: 'What is this cat like? Where does it like to sit?',
+  age: 'e.g. 3 years',
+  breed: 'e.g. Tabby',
+  color: 'e.g. Orange',
+  weight: 'e.g. 10 lbs',
+  personality: 'e.g. Playful',
+};
+
+export function CatUploadForm({ onAdded }: { onAdded(cat: CatDetail): void }) {
+  const { form, update, busy, location, submit } = useUploadForm({
+    kind: 'cat',
+    blank: BLANK_CAT,
+    create: async (cat, position) => (await createCat(catToSend(cat), position)).cat,
+    onAdded,
+  });
+
+  return (
+    <UploadForm kind="cat" busy={busy} onSubmit={submit}>
+      <TextField
+        label="Cat Name"
+        name="name"
+        value={form.name}
+        onChange={(name) => update({ name })}
+        required
+        maxLength={TEXT_LIMITS.name}
+      />
+      <TextField
+        label="Bodega Name"
+        name="bodega_name"
+        value={form.bodega_name}
+        onChange={(bodega_name) => update({ bodega_name })}
+        required
+        maxLength={TEXT_LIMITS.name}
+      />
+      <div className="item-form__grid--full">
+        <AddressField
+          value={form.address}
+          onChange={(address) => update({ address })}
+          location={location}
+          disabled={busy}
+        />
+      </div>
+      <CatTraitFields
+        values={form}
+        update={update}
+        sexOptions={SEX_CHOICES}
+        named
+        placeholders={PLACEHOLDERS}
+      />
+    </UploadForm>
+  );
+}

@@ -1,0 +1,62 @@
+// State behind an upload form's Location button: the device position it keeps (sent with the
+// form as latitude/longitude) and the address it found, if a maps key could find one.
+import { useState } from 'react';
+import toast from 'react-hot-toast';
+import { getRuntimeConfig } from '../../../lib/runtime-config.ts';
+import { devicePosition, reverseGeocode, type Coordinates, type GeolocationStatus } from '../location.ts';
+
+export type AddressLocation = {
+  coords: Coordinates | null;
+  locating: boolean;
+  /** Shown under the address: what happened to the address after the position was found. */
+  note: string | null;
+  locate(fillAddress: (address: string) => void): Promise<void>;
+  clear(): void;
+};
+
+async function mapsKey(): Promise<string | null> {
+  try {
+    return (await getRuntimeConfig()).google_maps_api_key;
+  } catch {
+    return null;
+  }
+}
+
+export function useAddressLocation(): AddressLocation {
+  const [status, setStatus] = useState<GeolocationStatus>('pending');
+  const [coords, setCoords] = useState<Coordinates | null>(null);
+  const [locating, setLocating] = useState(false);
+  const [note, setNote] = useState<string | null>(null);
+
+  async function locate(fillAddress: (address: string) => void) {
+    setLocating(true);
+    try {
+      const outcome = await devicePosition(
+        status,
+        typeof navigator === 'undefined' ? undefined : navigator.geolocation,
+      );
+      setStatus(outcome.status);
+      if (outcome.status === 'denied') return void toast.error(outcome.message);
+      setCoords(outcome.coords);
+      const key = await mapsKey();
+      if (!key) return setNote('Your position was saved with this entry. Please type the address.');
+      const found = await reverseGeocode(outcome.coords, key);
+      if ('address' in found) {
+        fillAddress(found.address);
+        setNote('Address filled in from your position. Check it before you submit.');
+      } else {
+        toast.error(found.problem);
+        setNote('Your position was saved with this entry. Please type the address.');
+      }
+    } finally {
+      setLocating(false);
+    }
+  }
+
+  function clear() {
+    setCoords(null);
+    setNote(null);
+  }
+
+  return { coords, locating, note, locate, clear };
+}

@@ -1,0 +1,56 @@
+// An upload form's values and its submission: one request at a time, with the product's toasts;
+// once the item is added the form is blank again and forgets the device position.
+import { useState, type FormEvent } from 'react';
+import toast from 'react-hot-toast';
+import { errorMessage } from '../../../lib/api.ts';
+import type { TargetType } from '../../../lib/catalogue.ts';
+import { ITEM_WORDS } from '../../items/kinds.ts';
+import type { Coordinates } from '../location.ts';
+import { useAddressLocation, type AddressLocation } from './use-address-location.ts';
+
+type UploadFormOptions<Form, Item> = {
+  kind: TargetType;
+  blank: Form;
+  /** Sends the form (with the position the Location button found, if any); answers the new item. */
+  create(form: Form, position: Coordinates | null): Promise<Item>;
+  onAdded(item: Item): void;
+};
+
+export type UploadFormState<Form> = {
+  form: Form;
+  update(change: Partial<Form>): void;
+  busy: boolean;
+  location: AddressLocation;
+  submit(event: FormEvent): Promise<void>;
+};
+
+export function useUploadForm<Form extends object, Item>({
+  kind,
+  blank,
+  create,
+  onAdded,
+}: UploadFormOptions<Form, Item>): UploadFormState<Form> {
+  const [form, setForm] = useState<Form>(blank);
+  const [busy, setBusy] = useState(false);
+  const location = useAddressLocation();
+  const update = (change: Partial<Form>) => setForm((f) => ({ ...f, ...change }));
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    if (busy) return;
+    setBusy(true);
+    try {
+      const item = await create(form, location.coords);
+      toast.success(`${ITEM_WORDS[kind].title} uploaded successfully!`);
+      setForm(blank);
+      location.clear();
+      onAdded(item);
+    } catch (error) {
+      toast.error(errorMessage(error, `Failed to upload ${ITEM_WORDS[kind].noun}`));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return { form, update, busy, location, submit };
+}

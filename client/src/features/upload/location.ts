@@ -1,0 +1,79 @@
+// The upload forms' Location button: the device's position (pending -> granted | denied, as on the
+// search screen) and, when a maps key works, the street address found for it.
+export type GeolocationStatus = 'pending' | 'granted' | 'denied';
+export type Coordinates = { latitude: number; longitude: number };
+
+export const LOCATION_MESSAGES = {
+  unsupported: 'Geolocation is not supported by this browser',
+  denied:
+    'Location access denied. To enable it, allow location for this site in your browser settings (the icon next to the address bar), then reload the page and try again.',
+  unavailable: 'Location unavailable. Please check your device settings and try again.',
+  timeout: 'Location request timed out. Please try again.',
+  unknown: 'Unable to get your location. Results will not be sorted by distance.',
+  noAddress: 'Could not find address for current location',
+  addressError: 'Error getting address from location',
+} as const;
+
+/** Time-out 15 s, a cached position up to 5 minutes old is fine, low accuracy is enough. */
+export const POSITION_OPTIONS: PositionOptions = {
+  enableHighAccuracy: false,
+  timeout: 15_000,
+  maximumAge: 300_000,
+};
+
+export type PositionOutcome =
+  { status: 'granted'; coords: Coordinates } | { status: 'denied'; message: string };
+
+function positionErrorMessage(code: number): string {
+  if (code === 1) return LOCATION_MESSAGES.denied;
+  if (code === 2) return LOCATION_MESSAGES.unavailable;
+  if (code === 3) return LOCATION_MESSAGES.timeout;
+  return LOCATION_MESSAGES.unknown;
+}
+
+/** One press of the Location button, from the current status to the next. */
+export function devicePosition(
+  status: GeolocationStatus,
+  geolocation: Pick<Geolocation, 'getCurrentPosition'> | undefined,
+): Promise<PositionOutcome> {
+  if (!geolocation) return Promise.resolve({ status: 'denied', message: LOCATION_MESSAGES.unsupported });
+  if (status === 'denied') return Promise.resolve({ status: 'denied', message: LOCATION_MESSAGES.denied });
+  return new Promise((resolve) => {
+    geolocation.getCurrentPosition(
+      ({ coords }) =>
+        resolve({ status: 'granted', coords: { latitude: coords.latitude, longitude: coords.longitude } }),
+      (error) => resolve({ status: 'denied', message: positionErrorMessage(error.code) }),
+      POSITION_OPTIONS,
+    );
+  });
+}
+
+export type AddressOutcome = { address: string } | { problem: string };
+
+const GEOCODE_URL = 'https://maps.googleapis.com/maps/api/geocode/json';
+
+/**
+ * The first formatted address the maps service gives for a position. A bare request: no
+ * Authorization header and no cookies, so nothing of the user's session ever reaches the service.
+ */
+export async function reverseGeocode(
+  { latitude, longitude }: Coordinates,
+  mapsKey: string,
+  fetchImpl: typeof fetch = fetch,
+): Promise<AddressOutcome> {
+  const url = `${GEOCODE_URL}?${new URLSearchParams({ latlng: `${latitude},${longitude}`, key: mapsKey })}`;
+  try {
+    const response = await fetchImpl(url, { credentials: 'omit', referrerPolicy: 'no-referrer' });
+    const body = (await response.json()) as { status?: string; results?: { formatted_address?: string }[] };
+    const address = body.results?.[0]?.formatted_address;
+    if (response.ok && body.status === 'OK' && address) return { address };
+    if (response.ok && body.status === 'ZERO_RESULTS') return { problem: LOCATION_MESSAGES.noAddress };
+    return { problem: LOCATION_MESSAGES.addressError };
+  } catch {
+    return { problem: LOCATION_MESSAGES.addressError };
+  }
+}
+
+export function formatCoordinates({ latitude, longitude }: Coordinates): string {
+  return `${latitude.toFixed(5)}, ${longitude.toFixed(5)}`;
+}

@@ -1,0 +1,144 @@
+// The one HTTP client of the app: base address from config, no caching, bearer credential,
+// the server's `{ error }` surfaced as ApiError, and a clean sign-out when a token stops working.
+import { env } from '../config/env.ts';
+
+export const NETWORK_ERROR_MESSAGE =
+  'Backend not available. Please check if the backend is deployed and the API base address is set correctly.';
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly details?: unknown,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+
+  /** True when no response came back at all (server down, offline, CORS refused). */
+  get isNetworkError(): boolean {
+    return this.status === 0;
+  }
+}
+
+type QueryValue = string | number | boolean | null | undefined;
+export type Query = Record<string, QueryValue>;
+
+export type RequestOptions = {
+  query?: Query;
+  headers?: Record<string, string>;
+  /** Leave the session alone on 401 (the profile check handles its own failure quietly). */
+  keepSessionOn401?: boolean;
+};
+
+let bearerToken: string | null = null;
+let unauthorizedHandler: (() => void) | null = null;
+
+/** The session store owns the credential; the client only carries it. */
+export function setBearerToken(token: string | null): void {
+  bearerToken = token;
+}
+
+/** Called when a request that carried a token comes back 401 (expired or revoked token). */
+export function onUnauthorized(handler: (() => void) | null): void {
+  unauthorizedHandler = handler;
+}
+
+export function buildUrl(path: string, query?: Query): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query ?? {})) {
+    if (value === undefined || value === null || value === '') continue;
+    params.append(key, String(value));
+  }
+  const search = params.toString();
+  return `${env.apiBaseUrl}${path}${search ? `?${search}` : ''}`;
+}
+
+async function readBody(response: Response): Promise<unknown> {
+  const text = await response.text();
+  if (!text) return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+function errorFrom(status: number, body: unknown): ApiError {
+  if (body && typeof body === 'object') {
+    const { error, code, details } = body as { error?: unknown; code?: unknown; details?: unknown };
+    if (typeof error === 'string' && error) {
+      return new ApiError(status, typeof code === 'string' ? code : 'error', error, details);
+    }
+  }
+  return new ApiError(status, 'error', `Request failed with status code ${status}`);
+}
+
+async function request<T>(
+  method: string,
+  path: string,
+  body: unknown,
+  options: RequestOptions = {},
+): Promise<T> {
+  const headers: Record<string, string> = {
+    Accept: 'application/json',
+    'Cache-Control': 'no-cache',
+    Pragma: 'no-cache',
+    ...options.headers,
+  };
+  const sentToken = bearerToken;
+  if (sentToken) headers.Authorization = `Bearer ${sentToken}`;
+  let payload: BodyInit | undefined;
+  if (body instanceof FormData) payload = body;
+  else if (body !== undefined) {
+    headers['Content-Type'] = 'application/json';
+    payload = JSON.stringify(body);
+  }
+
+  let response: Response;
+  try {
+    response = await fetch(buildUrl(path, options.query), {
+      method,
+      headers,
+      body: payload,
+      cache: 'no-store',
+    });
+  } catch {
+    throw new ApiError(0, 'network', NETWORK_ERROR_MESSAGE);
+  }
+  const data = await readBody(response).catch(() => null);
+  if (response.status >= 200 && response.status < 300) return data as T;
+
+  const error = errorFrom(response.status, data);
+  // Only a token the server no longer accepts ends the session; a 401 from the login form
+  // (no token yet) is just a wrong password. A newer sign-in in the meantime is left alone.
+  if (response.status === 401 && sentToken && sentToken === bearerToken && !options.keepSessionOn401) {
+    unauthorizedHandler?.();
+  }
+  throw error;
+}
+
+export const api = {
+  get: <T>(path: string, options?: RequestOptions) => request<T>('GET', path, undefined, options),
+  post: <T>(path: string, body?: unknown, options?: RequestOptions) =>
+    request<T>('POST', path, body, options),
+  put: <T>(path: string, body?: unknown, options?: RequestOptions) => request<T>('PUT', path, body, options),
+  delete: <T>(path: string, options?: RequestOptions) => request<T>('DELETE', path, undefined, options),
+  upload: <T>(path: string, formData: FormData, options?: RequestOptions) =>
+    request<T>('POST', path, formData, options),
+};
+
+/** The text a toast shows for a failed call: the server's error, else the screen's fallback. */
+export function errorMessage(error: unknown, fallback: string): string {
+  if (error instanceof ApiError && error.message && !error.message.startsWith('Request failed')) {
+    return error.message;
+  }
+  return fallback;
+}
+
+/** A server path such as `/uploads/cats/x_large.webp` as a URL the browser can load. */
+export function assetUrl(path: string | null | undefined): string | null {
+  if (!path) return null;
+  return /^https?:\/\//i.test(path) ? path : `${env.apiBaseUrl}${path}`;
+}

@@ -1,0 +1,37 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+import react from '@vitejs/plugin-react';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+export default defineConfig({
+  root: here,
+  plugins: [react()],
+  build: {
+    outDir: path.join(here, 'dist'),
+    emptyOutDir: true,
+    sourcemap: false,
+    // dist/.vite/manifest.json: which chunks each route loads (read by the client benchmark).
+    manifest: true,
+    rolldownOptions: {
+      output: {
+        // The React runtime changes least often: its own long-cached chunk (and the size baseline).
+        codeSplitting: {
+          groups: [{ name: 'react', test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/ }],
+        },
+      },
+    },
+  },
+  server: {
+    proxy: { '/api': { target: 'http://localhost:3000', ws: true }, '/uploads': 'http://localhost:3000' },
+  },
+  test: {
+    name: 'client',
+    root: path.resolve(here, '..'),
+    include: ['tests/client/**/*.test.{ts,tsx}'],
+    environment: 'happy-dom',
+    // Runs after the server project (they use different worker counts).
+    sequence: { groupOrder: 1 },
+  },
+});

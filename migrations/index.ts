@@ -1,0 +1,16 @@
+// Every migration, in order. Add new timestamped files here too (static imports work under every
+// runner: tsx, vitest and bundlers alike).
+import type { Migration } from 'kysely';
+import * as eventStore from './20261121_0001_event_store.ts';
+import * as readTables from './20261121_0002_read_tables.ts';
+import * as loginFailures from './20261121_0003_login_failures.ts';
+import * as search from './20261121_0004_search.ts';
+import * as dropEventTypeCounts from './20261121_0010_drop_event_type_counts.ts';
+
+export const migrations: Record<string, Migration> = {
+  '20261121_0001_event_store': eventStore,
+  '20261121_0002_read_tables': readTables,
+  '20261121_0003_login_failures': loginFailures,
+  '20261121_0004_search': search,
+  '20261121_0010_drop_event_type_counts': dropEventTypeCounts,
+};

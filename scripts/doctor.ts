@@ -1,0 +1,116 @@
+// `npm run doctor`: checks configuration, the database and its extensions, migrations, Redis,
+// the upload directory and consumer lag, and says what is wrong in plain words.
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { sql } from 'kysely';
+import { Redis } from 'ioredis';
+import { ConfigError, loadConfig, type Config } from '../server/config.ts';
+import { openDatabase, type Database } from '../server/db/database.ts';
+import { migrations } from '../migrations/index.ts';
+import { consumerLag } from '../server/events/consumer.ts';
+
+type Check = { name: string; ok: boolean; detail: string };
+const checks: Check[] = [];
+const pass = (name: string, detail: string) => checks.push({ name, ok: true, detail });
+const fail = (name: string, detail: string) => checks.push({ name, ok: false, detail });
+
+async function checkDatabase(config: Config): Promise<Database | null> {
+  let database: Database;
+  try {
+    database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
+    await database.ping();
+    pass('database', config.databaseUrl ? 'Postgres answers' : `embedded PGlite at ${config.dataDir}`);
+  } catch (error) {
+    fail(
+      'database',
+      `cannot connect: ${(error as Error).message}. Is Postgres running and DATABASE_URL right?`,
+    );
+    return null;
+  }
+  const { rows } = await sql<{ extname: string }>`select extname from pg_extension`.execute(database.db);
+  const have = new Set(rows.map((r) => r.extname));
+  const missing = ['cube', 'earthdistance', 'pg_trgm'].filter((e) => !have.has(e));
+  if (missing.length === 0) pass('extensions', 'cube, earthdistance and pg_trgm are installed');
+  else
+    fail(
+      'extensions',
+      `missing ${missing.join(', ')}: run \`npm run migrate\` (needs the postgresql-contrib package)`,
+    );
+
+  const applied = await sql<{ name: string }>`select name from kysely_migration`
+    .execute(database.db)
+    .then((r) => new Set(r.rows.map((x) => x.name)))
+    .catch(() => new Set<string>());
+  const pending = Object.keys(migrations).filter((m) => !applied.has(m));
+  if (pending.length === 0) pass('migrations', `all ${applied.size} applied`);
+  else fail('migrations', `${pending.length} pending (${pending.join(', ')}): run \`npm run migrate\``);
+
+  const subs = await database.db
+    .selectFrom('subscriptions')
+    .select('name')
+    .execute()
+    .catch(() => []);
+  for (const { name } of subs) {
+    const lag = await consumerLag(database.db, name);
+    const text = `${lag.events} events behind, oldest ${lag.seconds.toFixed(0)} s old`;
+    if (lag.seconds > 60) fail(`consumer ${name}`, `${text}: is a worker running (\`npm run worker\`)?`);
+    else pass(`consumer ${name}`, text);
+  }
+  return database;
+}
+
+async function checkRedis(config: Config) {
+  if (!config.redisUrl) return pass('queue', 'in-process queue (REDIS_URL not set)');
+  const redis = new Redis(config.redisUrl, {
+    lazyConnect: true,
+    maxRetriesPerRequest: 1,
+    connectTimeout: 2000,
+  });
+  redis.on('error', () => {});
+  try {
+    await redis.connect();
+    await redis.ping();
+    pass('redis', `answers at ${new URL(config.redisUrl).host}`);
+  } catch (error) {
+    fail('redis', `cannot reach ${config.redisUrl}: ${(error as Error).message}`);
+  } finally {
+    redis.disconnect();
+  }
+}
+
+async function checkUploads(config: Config) {
+  try {
+    await fs.mkdir(config.uploadDir, { recursive: true });
+    const probe = path.join(config.uploadDir, `.doctor-${process.pid}`);
+    await fs.writeFile(probe, 'ok');
+    await fs.rm(probe);
+    pass('uploads', `${config.uploadDir} is writable`);
+  } catch (error) {
+    fail('uploads', `${config.uploadDir} is not writable: ${(error as Error).message}`);
+  }
+}
+
+let config: Config;
+try {
+  config = loadConfig();
+  pass('config', `${config.env} mode, port ${config.port}`);
+  if (config.env !== 'production' && !process.env.JWT_SECRET)
+    pass('secret', 'using the development JWT secret (set JWT_SECRET in production)');
+} catch (error) {
+  if (!(error instanceof ConfigError)) throw error;
+  for (const p of error.problems) fail('config', p);
+  report();
+  process.exit(1);
+}
+const database = await checkDatabase(config);
+await checkRedis(config);
+await checkUploads(config);
+await database?.close();
+report();
+process.exit(checks.every((c) => c.ok) ? 0 : 1);
+
+function report() {
+  for (const c of checks) console.log(`${c.ok ? ' ok ' : 'FAIL'}  ${c.name.padEnd(24)} ${c.detail}`);
+  const bad = checks.filter((c) => !c.ok).length;
+  console.log(bad ? `\n${bad} problem(s) found.` : '\nEverything looks healthy.');
+}

@@ -1,0 +1,110 @@
+// Sign-up, sign-in and the caller's own profile (mounted at /api/auth). These are the only
+// responses that carry an email address, and only the caller's own.
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { Type } from '@sinclair/typebox';
+import { Conflict, Unauthorized } from '../errors.ts';
+import { nextId } from '../events/store.ts';
+import { runCommand } from '../http/idempotency.ts';
+import { errors, User } from '../http/schemas.ts';
+import { claimLoginAttempt, settleSuccessfulLogin } from './login-limits.ts';
+import { hashPassword, verifyAgainstDecoy, verifyPassword } from './passwords.ts';
+import { checkRegistration, PASSWORD_MAX } from './rules.ts';
+import { duplicateFieldOf, findUserById, findUserBySignInName, insertUser, takenFields } from './users.ts';
+
+const Session = Type.Object({ access_token: Type.String(), user: User });
+
+// Lengths here only bound the work a request can cause; the account rules live in rules.ts so
+// their messages can speak to people.
+const RegisterBody = Type.Object(
+  {
+    username: Type.String({ maxLength: 1000 }),
+    email: Type.String({ maxLength: 1000 }),
+    password: Type.String({ maxLength: 1000 }),
+  },
+  { additionalProperties: false },
+);
+
+const LoginBody = Type.Object(
+  {
+    username: Type.String({ minLength: 1, maxLength: 320 }),
+    password: Type.String({ minLength: 1, maxLength: PASSWORD_MAX * 4 }),
+  },
+  { additionalProperties: false },
+);
+
+const INVALID_CREDENTIALS = 'Invalid username or password';
+
+const DUPLICATE_MESSAGES = {
+  username: 'This username is already taken',
+  email: 'An account with this email address already exists',
+} as const;
+
+function duplicate(fields: ('username' | 'email')[]): Conflict {
+  const details = Object.fromEntries(fields.map((f) => [f, DUPLICATE_MESSAGES[f]]));
+  return new Conflict(DUPLICATE_MESSAGES[fields[0]!], 'already_registered', details);
+}
+
+const accountRoutes: FastifyPluginAsync = async (app) => {
+  const { database } = app.services;
+  const { db } = database;
+  const limits = app.services.config.login;
+
+  app.post<{ Body: { username: string; email: string; password: string } }>(
+    '/register',
+    { schema: { body: RegisterBody, response: { 201: Session, ...errors(400, 409, 503) } } },
+    async (request, reply) => {
+      const account = checkRegistration(request.body);
+      const taken = await takenFields(db, account.username, account.email);
+      const takenNames = (['username', 'email'] as const).filter((f) => taken[f]);
+      if (takenNames.length > 0) throw duplicate(takenNames);
+      // Hashing is slow on purpose: do it before the transaction so that stays short.
+      const passwordHash = await hashPassword(account.password);
+      try {
+        return await runCommand(db, request, reply, async (trx) => {
+          const id = await nextId(trx, 'user_ids');
+          const user = { id, username: account.username, email: account.email };
+          await insertUser(trx, { ...user, passwordHash });
+          return { status: 201, body: { access_token: app.issueToken(user), user } };
+        });
+      } catch (error) {
+        // Someone registered the same name between the check above and the insert.
+        const field = duplicateFieldOf(error);
+        if (field) throw duplicate([field]);
+        throw error;
+      }
+    },
+  );
+
+  app.post<{ Body: { username: string; password: string } }>(
+    '/login',
+    { schema: { body: LoginBody, response: { 200: Session, ...errors(400, 401, 429, 503) } } },
+    async (request) => {
+      const name = request.body.username.trim();
+      const attempt = { address: request.ip, name };
+      await claimLoginAttempt(db, limits, attempt);
+      const found = await findUserBySignInName(db, name);
+      const valid = found
+        ? await verifyPassword(request.body.password, found.passwordHash)
+        : await verifyAgainstDecoy(request.body.password);
+      if (!found || !valid) throw new Unauthorized(INVALID_CREDENTIALS);
+      await settleSuccessfulLogin(db, attempt);
+      const user = { id: found.id, username: found.username, email: found.email };
+      return { access_token: app.issueToken(user), user };
+    },
+  );
+
+  app.get(
+    '/profile',
+    {
+      preHandler: app.requireUser,
+      schema: { response: { 200: Type.Object({ user: User }), ...errors(401) } },
+    },
+    async (request: FastifyRequest) => {
+      const user = await findUserById(db, request.currentUser!.id);
+      if (!user) throw new Unauthorized('This account no longer exists. Please sign up or log in again.');
+      return { user };
+    },
+  );
+};
+
+export default accountRoutes;

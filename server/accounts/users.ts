@@ -1,0 +1,69 @@
+// The users table: credentials live here and nowhere else (not in events, not in responses).
+// The mapper below is the only way a user row leaves this module.
+import { sql, type Kysely } from 'kysely';
+import type { DB, UserRow } from '../db/schema.ts';
+
+/** A user as the caller may see themselves: never the password hash. */
+export type OwnUser = { id: number; username: string; email: string };
+
+export type UserWithCredentials = OwnUser & { passwordHash: string };
+
+export function toOwnUser(row: Pick<UserRow, 'id' | 'username' | 'email'>): OwnUser {
+  return { id: Number(row.id), username: row.username, email: row.email };
+}
+
+export async function findUserById(db: Kysely<DB>, id: number): Promise<OwnUser | null> {
+  const row = await db
+    .selectFrom('users')
+    .select(['id', 'username', 'email'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return row ? toOwnUser(row) : null;
+}
+
+/** Sign-in accepts a username or an email address; usernames cannot contain '@'. */
+export async function findUserBySignInName(
+  db: Kysely<DB>,
+  name: string,
+): Promise<UserWithCredentials | null> {
+  // No name or address holds a NUL, and Postgres text cannot carry one: it names no one.
+  if (name.includes('\u0000')) return null;
+  const column = name.includes('@') ? 'email' : 'username';
+  const row = await db
+    .selectFrom('users')
+    .select(['id', 'username', 'email', 'password_hash'])
+    .where(sql`lower(${sql.ref(column)})`, '=', sql`lower(${name})`)
+    .executeTakeFirst();
+  return row ? { ...toOwnUser(row), passwordHash: row.password_hash } : null;
+}
+
+/** Which of the given username and email another account already uses (case-insensitive). */
+export async function takenFields(
+  db: Kysely<DB>,
+  username: string,
+  email: string,
+): Promise<{ username: boolean; email: boolean }> {
+  const { rows } = await sql<{ username: boolean; email: boolean }>`
+    select
+      exists (select 1 from users where lower(username) = lower(${username})) as username,
+      exists (select 1 from users where lower(email) = lower(${email})) as email`.execute(db);
+  return { username: Boolean(rows[0]?.username), email: Boolean(rows[0]?.email) };
+}
+
+export async function insertUser(db: Kysely<DB>, user: OwnUser & { passwordHash: string }): Promise<void> {
+  await db
+    .insertInto('users')
+    .values({ id: user.id, username: user.username, email: user.email, password_hash: user.passwordHash })
+    .execute();
+}
+
+/** Names the field a unique-index violation on users is about, or null for any other error. */
+export function duplicateFieldOf(error: unknown): 'username' | 'email' | null {
+  const e = error as { code?: string; constraint?: string; cause?: unknown } | null;
+  if (!e || typeof e !== 'object') return null;
+  if (e.code === '23505') {
+    if (e.constraint === 'users_username_key') return 'username';
+    if (e.constraint === 'users_email_key') return 'email';
+  }
+  return e.cause ? duplicateFieldOf(e.cause) : null;
+}

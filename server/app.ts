@@ -1,0 +1,106 @@
+// Builds the Fastify app: infrastructure plugins first, then the domain route modules.
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import cors from '@fastify/cors';
+import fastifyStatic from '@fastify/static';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import authPlugin from './plugins/auth.ts';
+import { frameworkErrors, registerErrorHandling } from './http/error-handler.ts';
+import { validatorCompiler } from './http/validation.ts';
+import { apiRoutes } from './routes.ts';
+import photoFiles from './photos/serve.ts';
+import { registerDocs } from './ops/docs.ts';
+import { createMetrics } from './ops/metrics.ts';
+import { registerOpsRoutes } from './ops/routes.ts';
+import { registerSecurity } from './ops/security.ts';
+import { createSearchCache, type SearchCache } from './search/cache.ts';
+import type { Services } from './services.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    services: Services;
+    searchCache: SearchCache;
+  }
+}
+
+export const CLIENT_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../client/dist');
+
+export type AppOptions = { serveClient?: boolean };
+
+export async function buildApp(services: Services, options: AppOptions = {}) {
+  const { config } = services;
+  const app = Fastify({
+    loggerInstance: services.logger as FastifyBaseLogger,
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && /^[\w.-]{1,100}$/.test(given) ? given : randomUUID();
+    },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    bodyLimit: 1024 * 1024,
+    trustProxy: true,
+    forceCloseConnections: 'idle',
+    frameworkErrors,
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.decorate('services', services);
+  app.decorate('searchCache', createSearchCache(services.database, config.searchCacheEntries));
+  app.setValidatorCompiler(validatorCompiler);
+  registerErrorHandling(app);
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+    if (request.url.startsWith('/api/')) reply.header('cache-control', 'no-store');
+  });
+
+  await app.register(cors, {
+    origin: config.corsOrigins === '*' ? '*' : config.corsOrigins,
+    methods: ['GET', 'POST', 'PUT', 'DELETE'],
+    allowedHeaders: [
+      'Authorization',
+      'Content-Type',
+      'Cache-Control',
+      'Pragma',
+      'Idempotency-Key',
+      'If-Match',
+    ],
+    exposedHeaders: ['ETag', 'Retry-After', 'X-Request-Id'],
+    credentials: false,
+    maxAge: 600,
+    // An OPTIONS without Origin is no browser preflight; answer it plainly rather than with a
+    // text/plain 400 outside the error contract.
+    strictPreflight: false,
+  });
+  await app.register(authPlugin, { secret: config.jwtSecret, lifetimeSeconds: config.tokenLifetimeSeconds });
+  await registerSecurity(app as unknown as FastifyInstance);
+  await registerDocs(app as unknown as FastifyInstance);
+  const metrics = createMetrics(app as unknown as FastifyInstance);
+
+  await app.register(
+    async (api) => {
+      for (const { prefix, plugin } of apiRoutes) await api.register(plugin, { prefix });
+    },
+    { prefix: '/api' },
+  );
+  await app.register(photoFiles);
+  await registerOpsRoutes(app as unknown as FastifyInstance, metrics);
+
+  if (options.serveClient !== false && fs.existsSync(path.join(CLIENT_DIST, 'index.html'))) {
+    await app.register(fastifyStatic, {
+      root: CLIENT_DIST,
+      prefix: '/',
+      wildcard: false,
+      index: ['index.html'],
+      setHeaders(reply, filePath) {
+        reply.header(
+          'cache-control',
+          filePath.includes(`${path.sep}assets${path.sep}`)
+            ? 'public, max-age=31536000, immutable'
+            : 'no-cache',
+        );
+      },
+    });
+  }
+  return app as unknown as FastifyInstance;
+}

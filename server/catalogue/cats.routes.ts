@@ -1,0 +1,130 @@
+// /api/cats: read a cat with its bodega; add one (finding or adding its bodega); edit and delete
+// one's own.
+import type { FastifyPluginAsync } from 'fastify';
+import { Type } from '@sinclair/typebox';
+import { NotFound } from '../errors.ts';
+import { runCommand } from '../http/idempotency.ts';
+import { BodegaSummary, CatDetail, errors } from '../http/schemas.ts';
+import { addCat, deleteCat, editCat, findBodegaIdByKey, findOrAddBodega } from './commands.ts';
+import { catResponse, type Viewer } from './details.ts';
+import { createGeocoder } from './geocoder.ts';
+import { itemId, ItemParams, recordViewQuietly, signedInUser, writeContext } from './http.ts';
+import { bodegaMatchKey } from './normalize.ts';
+import {
+  CatEditBody,
+  cleanText,
+  coordinatesOf,
+  expectedVersionOf,
+  newCatFields,
+  NewCatBody,
+  type Coordinates,
+} from './validation.ts';
+
+const CatResponse = Type.Object({ cat: CatDetail, bodega: BodegaSummary });
+const Message = Type.Object({ message: Type.String() });
+const IfMatch = Type.Object({ 'if-match': Type.Optional(Type.String()) });
+const MISSING = 'Cat not found';
+
+const catRoutes: FastifyPluginAsync = async (app) => {
+  const { database, config, logger } = app.services;
+  const { db } = database;
+  const geocoder = createGeocoder(config, logger);
+
+  async function respond(trx: typeof db, id: number, viewer: Viewer) {
+    const body = await catResponse(trx, id, viewer);
+    if (!body) throw new NotFound(MISSING);
+    return body;
+  }
+
+  app.get<{ Params: { id: string } }>(
+    '/:id',
+    { schema: { params: ItemParams, response: { 200: CatResponse, ...errors(404) } } },
+    async (request) => {
+      const id = itemId(request.params.id, MISSING);
+      const body = await respond(db, id, request.currentUser?.id ?? null);
+      await recordViewQuietly(request, 'cat', id);
+      return body;
+    },
+  );
+
+  app.post<{ Body: NewCatBody }>(
+    '/',
+    {
+      preHandler: app.requireUser,
+      schema: { body: NewCatBody, response: { 201: CatResponse, ...errors(400, 401, 409) } },
+    },
+    async (request, reply) => {
+      const user = signedInUser(request);
+      const body = cleanText(request.body);
+      const given = coordinatesOf(body);
+      // Look the address up before the transaction, and only for a bodega we do not know yet.
+      let coordinates: Coordinates | null = given;
+      if (!given && (await findBodegaIdByKey(db, bodegaMatchKey(body.bodega_name, body.address))) === null)
+        coordinates = await geocoder.geocode(body.address);
+      return runCommand(db, request, reply, async (trx) => {
+        const ctx = writeContext(request, trx);
+        const bodegaId = await findOrAddBodega(
+          ctx,
+          {
+            name: body.bodega_name,
+            address: body.address,
+            latitude: coordinates?.latitude ?? null,
+            longitude: coordinates?.longitude ?? null,
+            description: '',
+            phone: '',
+            hours: '',
+          },
+          user.id,
+        );
+        const catId = await addCat(ctx, bodegaId, newCatFields(body), user.id);
+        return { status: 201, body: await respond(trx, catId, user.id) };
+      });
+    },
+  );
+
+  app.put<{ Params: { id: string }; Body: CatEditBody }>(
+    '/:id',
+    {
+      preHandler: app.requireUser,
+      schema: {
+        params: ItemParams,
+        headers: IfMatch,
+        body: CatEditBody,
+        response: { 200: CatResponse, ...errors(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request, reply) => {
+      const user = signedInUser(request);
+      const id = itemId(request.params.id, MISSING);
+      const expected = expectedVersionOf(request.headers['if-match']);
+      const edit = cleanText(request.body);
+      return runCommand(db, request, reply, async (trx) => {
+        await editCat(writeContext(request, trx), id, user.id, expected, edit);
+        return { status: 200, body: await respond(trx, id, user.id) };
+      });
+    },
+  );
+
+  app.delete<{ Params: { id: string } }>(
+    '/:id',
+    {
+      preHandler: app.requireUser,
+      schema: {
+        params: ItemParams,
+        headers: IfMatch,
+        response: { 200: Message, ...errors(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request, reply) => {
+      const user = signedInUser(request);
+      const id = itemId(request.params.id, MISSING);
+      const expected = expectedVersionOf(request.headers['if-match']);
+      return runCommand(db, request, reply, async (trx) => {
+        await deleteCat(writeContext(request, trx), id, user.id, expected);
+        return { status: 200, body: { message: 'Cat deleted' } };
+      });
+    },
+  );
+};
+
+export default catRoutes;

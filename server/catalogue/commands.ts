@@ -1,0 +1,192 @@
+// The catalogue's write workflows, each run inside the caller's transaction: load and lock the
+// aggregates involved, let the deciders decide, append what they decided.
+import type { Kysely } from 'kysely';
+import type { DB } from '../db/schema.ts';
+import { ConcurrencyError, NotFound } from '../errors.ts';
+import { nextId, type EventStore } from '../events/store.ts';
+import { streamIds, type BodegaFields, type CatFields, type EventMetadata } from '../events/types.ts';
+import { forgetViews } from '../lists/recently-viewed.ts';
+import { lockTarget } from '../events/target-rows.ts';
+import { deletePhotosOfTarget, lockTargetPhotos } from '../photos/commands.ts';
+import { decideBodega, type BodegaText } from './bodega.ts';
+import { decideCat, type CatEdit } from './cat.ts';
+import { bodegaMatchKey } from './normalize.ts';
+import { loadBodega, loadCat, lockBodegaKey } from './streams.ts';
+import type { Coordinates } from './validation.ts';
+
+export type WriteContext = { trx: Kysely<DB>; store: EventStore; metadata: EventMetadata };
+
+/** The live bodega with this name and address (case- and whitespace-insensitive), if any. */
+export async function findBodegaIdByKey(db: Kysely<DB>, matchKey: string): Promise<number | null> {
+  const row = await db
+    .selectFrom('bodegas')
+    .select('id')
+    .where('match_key', '=', matchKey)
+    .orderBy('id')
+    .executeTakeFirst();
+  return row ? Number(row.id) : null;
+}
+
+export async function addBodega(
+  { trx, store, metadata }: WriteContext,
+  fields: BodegaFields,
+  createdBy: number | null,
+): Promise<number> {
+  const key = bodegaMatchKey(fields.name, fields.address);
+  await lockBodegaKey(trx, key);
+  const duplicateOf = await findBodegaIdByKey(trx, key);
+  const bodegaId = await nextId(trx, 'bodega_ids');
+  const events = decideBodega({ type: 'AddBodega', bodegaId, createdBy, fields, duplicateOf }, null);
+  await store.append(trx, streamIds.bodega(bodegaId), 0, events, { metadata });
+  return bodegaId;
+}
+
+/** The bodega a new cat lives in: found by name and address, or added for the caller. */
+export async function findOrAddBodega(
+  ctx: WriteContext,
+  fields: BodegaFields,
+  createdBy: number | null,
+): Promise<number> {
+  const key = bodegaMatchKey(fields.name, fields.address);
+  await lockBodegaKey(ctx.trx, key);
+  const found = await findBodegaIdByKey(ctx.trx, key);
+  // A share lock keeps the bodega from being deleted or edited until the cat is in.
+  const bodega = found === null ? null : await loadBodega(ctx.trx, found, 'share');
+  if (bodega && !bodega.deleted) return bodega.id;
+  return addBodega(ctx, fields, createdBy);
+}
+
+export async function addCat(
+  ctx: WriteContext,
+  bodegaId: number,
+  fields: CatFields,
+  createdBy: number | null,
+): Promise<number> {
+  const catId = await nextId(ctx.trx, 'cat_ids');
+  const events = decideCat({ type: 'AddCat', catId, bodegaId, createdBy, fields }, null);
+  await ctx.store.append(ctx.trx, streamIds.cat(catId), 0, events, { metadata: ctx.metadata });
+  return catId;
+}
+
+export async function editCat(
+  ctx: WriteContext,
+  catId: number,
+  actorId: number,
+  expectedVersion: number | null,
+  edit: CatEdit,
+): Promise<void> {
+  const cat = await loadCat(ctx.trx, catId, 'update');
+  const events = decideCat({ type: 'EditCat', actorId, expectedVersion, edit }, cat);
+  if (events.length > 0)
+    await ctx.store.append(ctx.trx, streamIds.cat(catId), cat!.version, events, { metadata: ctx.metadata });
+}
+
+export async function deleteCat(
+  ctx: WriteContext,
+  catId: number,
+  actorId: number,
+  expectedVersion: number | null,
+): Promise<void> {
+  const bodegaId = await bodegaOfCat(ctx.trx, catId);
+  // Before any row lock: a row lock gives this transaction its id, and replay follows transaction
+  // ids. An upload, review or save that commits while this waits for these locks must have the
+  // lower id, or replay would add its row after the cat had gone (see lockTarget).
+  await lockTargetPhotos(ctx.trx, { type: 'cat', id: catId });
+  await lockTarget(ctx.trx, { type: 'cat', id: catId }, 'exclusive');
+  await loadBodega(ctx.trx, bodegaId, 'share');
+  const cat = await loadCat(ctx.trx, catId, 'update');
+  const events = decideCat({ type: 'DeleteCat', actorId, expectedVersion }, cat);
+  await deletePhotosOfTarget(ctx.trx, ctx.store, { type: 'cat', id: catId }, ctx.metadata);
+  await ctx.store.append(ctx.trx, streamIds.cat(catId), cat!.version, events, { metadata: ctx.metadata });
+  await forgetViews(ctx.trx, 'cat', [catId]);
+}
+
+export type BodegaEdit = {
+  text: BodegaText;
+  coordinates: Coordinates | null;
+  geocoded: Coordinates | null | undefined;
+};
+
+export async function editBodega(
+  ctx: WriteContext,
+  bodegaId: number,
+  actorId: number,
+  expectedVersion: number | null,
+  edit: BodegaEdit,
+): Promise<void> {
+  const key = bodegaMatchKey(edit.text.name, edit.text.address);
+  await lockBodegaKey(ctx.trx, key);
+  const bodega = await loadBodega(ctx.trx, bodegaId, 'update');
+  const renamed = bodega !== null && key !== bodegaMatchKey(bodega.fields.name, bodega.fields.address);
+  const duplicateOf = renamed ? await findBodegaIdByKey(ctx.trx, key) : null;
+  const events = decideBodega({ type: 'EditBodega', actorId, expectedVersion, duplicateOf, ...edit }, bodega);
+  if (events.length > 0)
+    await ctx.store.append(ctx.trx, streamIds.bodega(bodegaId), bodega!.version, events, {
+      metadata: ctx.metadata,
+    });
+}
+
+/**
+ * Deletes the bodega and, first, every cat in it, each cat's photos before the cat and the
+ * bodega's own photos before the bodega: all or nothing, in the caller's transaction.
+ */
+export async function deleteBodega(
+  ctx: WriteContext,
+  bodegaId: number,
+  actorId: number,
+  expectedVersion: number | null,
+): Promise<void> {
+  // Photo and target locks before any row lock, as in deleteCat: the bodega's and those of the
+  // cats it has now.
+  const catIds = await catsOfBodega(ctx.trx, bodegaId);
+  for (const target of [
+    ...catIds.map((id) => ({ type: 'cat' as const, id })),
+    { type: 'bodega' as const, id: bodegaId },
+  ]) {
+    await lockTargetPhotos(ctx.trx, target);
+    await lockTarget(ctx.trx, target, 'exclusive');
+  }
+  const bodega = await loadBodega(ctx.trx, bodegaId, 'update');
+  const events = decideBodega({ type: 'DeleteBodega', actorId, expectedVersion }, bodega);
+  // A cat added since the first read has locks this transaction could not take first.
+  const current = await catsOfBodega(ctx.trx, bodegaId);
+  if (current.some((id) => !catIds.includes(id))) throw new ConcurrencyError();
+  for (const catId of current) {
+    const cat = await loadCat(ctx.trx, catId, 'update');
+    const removal = decideCat({ type: 'DeleteCatWithBodega', bodegaId }, cat);
+    if (removal.length === 0) continue;
+    await deletePhotosOfTarget(ctx.trx, ctx.store, { type: 'cat', id: catId }, ctx.metadata);
+    await ctx.store.append(ctx.trx, streamIds.cat(catId), cat!.version, removal, { metadata: ctx.metadata });
+  }
+  await deletePhotosOfTarget(ctx.trx, ctx.store, { type: 'bodega', id: bodegaId }, ctx.metadata);
+  await ctx.store.append(ctx.trx, streamIds.bodega(bodegaId), bodega!.version, events, {
+    metadata: ctx.metadata,
+  });
+  await forgetViews(ctx.trx, 'cat', current);
+  await forgetViews(ctx.trx, 'bodega', [bodegaId]);
+}
+
+export async function verifyBodega(ctx: WriteContext, bodegaId: number, isVerified: boolean): Promise<void> {
+  const bodega = await loadBodega(ctx.trx, bodegaId, 'update');
+  const events = decideBodega({ type: 'VerifyBodega', isVerified }, bodega);
+  if (events.length > 0)
+    await ctx.store.append(ctx.trx, streamIds.bodega(bodegaId), bodega!.version, events, {
+      metadata: ctx.metadata,
+    });
+}
+
+async function bodegaOfCat(trx: Kysely<DB>, catId: number): Promise<number> {
+  const row = await trx.selectFrom('cats').select('bodega_id').where('id', '=', catId).executeTakeFirst();
+  if (!row) throw new NotFound('Cat not found');
+  return Number(row.bodega_id);
+}
+
+async function catsOfBodega(trx: Kysely<DB>, bodegaId: number): Promise<number[]> {
+  const rows = await trx
+    .selectFrom('cats')
+    .select('id')
+    .where('bodega_id', '=', bodegaId)
+    .orderBy('id')
+    .execute();
+  return rows.map((r) => Number(r.id));
+}

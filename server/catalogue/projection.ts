@@ -1,0 +1,319 @@
+// The catalogue read model: bodegas and cats (with their bodega's name, address and coordinates
+// copied in for fast search), cat counts, and the ratings the ratings worker recomputes.
+import { sql, type Insertable, type Kysely } from 'kysely';
+import type { BodegasTable, CatsTable, DB } from '../db/schema.ts';
+import { batchedApply, chunks, type BatchPlan, type Projection } from '../events/projection.ts';
+import { assertNever, type BodegaFields, type CatFields, type RecordedEvent } from '../events/types.ts';
+import { bodegaMatchKey } from './normalize.ts';
+
+const HANDLES = [
+  'BodegaAdded',
+  'BodegaUpdated',
+  'BodegaVerified',
+  'BodegaDeleted',
+  'CatAdded',
+  'CatUpdated',
+  'CatDeleted',
+  'RatingRecomputed',
+] as const;
+type Handled = (typeof HANDLES)[number];
+
+/** What a cat row copies from its bodega, for search without a join. */
+const BODEGA_COPY = ['name as bodega_name', 'address', 'latitude', 'longitude'] as const;
+type BodegaCopy = Pick<Insertable<CatsTable>, 'bodega_name' | 'address' | 'latitude' | 'longitude'>;
+
+/** The columns a bodega's text and place fill, as added or edited. */
+function bodegaColumns(d: BodegaFields) {
+  return {
+    name: d.name,
+    address: d.address,
+    match_key: bodegaMatchKey(d.name, d.address),
+    latitude: d.latitude,
+    longitude: d.longitude,
+    description: d.description,
+    phone: d.phone,
+    hours: d.hours,
+  };
+}
+
+function bodegaRow(event: RecordedEvent<'BodegaAdded'>): Insertable<BodegasTable> {
+  const d = event.data;
+  return {
+    id: d.bodega_id,
+    ...bodegaColumns(d),
+    created_by: d.created_by,
+    created_at: event.recordedAt,
+    updated_at: event.recordedAt,
+    version: event.streamVersion,
+  };
+}
+
+type CatRow = Omit<Insertable<CatsTable>, keyof BodegaCopy>;
+
+function catRow(event: RecordedEvent<'CatAdded'>): CatRow {
+  const { cat_id, bodega_id, created_by, ...fields } = event.data;
+  return {
+    id: cat_id,
+    bodega_id,
+    ...fields,
+    created_by,
+    created_at: event.recordedAt,
+    updated_at: event.recordedAt,
+    version: event.streamVersion,
+  };
+}
+
+/** Every field CatUpdated sets, with its column type, for set-based updates. */
+const CAT_FIELD_TYPES: Record<keyof CatFields, 'text' | 'boolean'> = {
+  name: 'text',
+  description: 'text',
+  age: 'text',
+  breed: 'text',
+  sex: 'text',
+  personality: 'text',
+  color: 'text',
+  weight: 'text',
+  is_friendly: 'boolean',
+};
+
+type Rating = { rating: number; review_count: number };
+
+type CataloguePending = {
+  bodegas: Map<number, Insertable<BodegasTable> & { cat_count: number }>;
+  cats: Map<number, CatRow>;
+  /** Last update of each cat that existed before the batch. */
+  catUpdates: Map<number, CatFields & { updated_at: Date; version: number }>;
+  /** Cats added in the batch to bodegas that existed before it. */
+  catCounts: Map<number, number>;
+  /** Last rating of each target that existed before the batch. */
+  ratings: { cat: Map<number, Rating>; bodega: Map<number, Rating> };
+  /** Last verification of each bodega that existed before the batch. */
+  verified: Map<number, { is_verified: boolean; updated_at: Date; version: number }>;
+};
+
+/**
+ * Additions, cat edits and ratings fold into one insert or update per table: an edit or rating of
+ * something added in the same batch lands in its inserted row, later edits of the same row replace
+ * earlier ones (every edit carries every field); so do verifications. Bodega edits and deletions are rare
+ * and are applied in log order between flushes.
+ */
+const catalogueBatch: BatchPlan<CataloguePending> = {
+  start: () => ({
+    bodegas: new Map(),
+    cats: new Map(),
+    catUpdates: new Map(),
+    catCounts: new Map(),
+    ratings: { cat: new Map(), bodega: new Map() },
+    verified: new Map(),
+  }),
+  fold(p, e) {
+    const event = e as RecordedEvent<Handled>;
+    switch (event.type) {
+      case 'BodegaAdded':
+        p.bodegas.set(event.data.bodega_id, { ...bodegaRow(event), cat_count: 0 });
+        return true;
+      case 'BodegaVerified': {
+        const change = {
+          is_verified: event.data.is_verified,
+          updated_at: event.recordedAt,
+          version: event.streamVersion,
+        };
+        const added = p.bodegas.get(event.data.bodega_id);
+        if (added) Object.assign(added, change);
+        else p.verified.set(event.data.bodega_id, change);
+        return true;
+      }
+      case 'CatAdded': {
+        const bodegaId = event.data.bodega_id;
+        p.cats.set(event.data.cat_id, catRow(event));
+        const added = p.bodegas.get(bodegaId);
+        if (added) added.cat_count++;
+        else p.catCounts.set(bodegaId, (p.catCounts.get(bodegaId) ?? 0) + 1);
+        return true;
+      }
+      case 'CatUpdated': {
+        const { cat_id, ...fields } = event.data;
+        const change = { ...fields, updated_at: event.recordedAt, version: event.streamVersion };
+        const added = p.cats.get(cat_id);
+        if (added) Object.assign(added, change);
+        else p.catUpdates.set(cat_id, change);
+        return true;
+      }
+      case 'RatingRecomputed': {
+        const { target_type, target_id, rating, review_count } = event.data;
+        const added = target_type === 'cat' ? p.cats.get(target_id) : p.bodegas.get(target_id);
+        if (added) Object.assign(added, { rating, review_count });
+        else p.ratings[target_type].set(target_id, { rating, review_count });
+        return true;
+      }
+      default:
+        return false;
+    }
+  },
+  async flush(trx, p) {
+    for (const part of chunks([...p.bodegas.values()], 500))
+      await trx.insertInto('bodegas').values(part).execute();
+    if (p.cats.size > 0) {
+      const ids = [...new Set([...p.cats.values()].map((c) => c.bodega_id))];
+      const found = await trx
+        .selectFrom('bodegas')
+        .select(['id', ...BODEGA_COPY])
+        .where('id', 'in', ids)
+        .execute();
+      const copies = new Map(found.map(({ id, ...copy }) => [Number(id), copy]));
+      const rows = [...p.cats.values()].map((cat) => {
+        const copy = copies.get(Number(cat.bodega_id));
+        if (!copy) throw new Error(`cat ${cat.id} names bodega ${cat.bodega_id}, which does not exist`);
+        return { ...cat, ...copy };
+      });
+      for (const part of chunks(rows, 500)) await trx.insertInto('cats').values(part).execute();
+    }
+    await updateFrom(
+      trx,
+      'bodegas',
+      'cat_count = t.cat_count + u.added',
+      { added: 'int' },
+      p.catCounts,
+      (added) => ({
+        added,
+      }),
+    );
+    const catColumns = { ...CAT_FIELD_TYPES, updated_at: 'timestamptz', version: 'int' } as const;
+    await updateFrom(
+      trx,
+      'cats',
+      Object.keys(catColumns)
+        .map((c) => `${c} = u.${c}`)
+        .join(', '),
+      catColumns,
+      p.catUpdates,
+      (change) => change,
+    );
+    const ratingColumns = { rating: 'double precision', review_count: 'int' } as const;
+    const ratingSet = 'rating = u.rating, review_count = u.review_count';
+    await updateFrom(trx, 'cats', ratingSet, ratingColumns, p.ratings.cat, (r) => r);
+    await updateFrom(trx, 'bodegas', ratingSet, ratingColumns, p.ratings.bodega, (r) => r);
+    await updateFrom(
+      trx,
+      'bodegas',
+      'is_verified = u.is_verified, updated_at = u.updated_at, version = u.version',
+      { is_verified: 'boolean', updated_at: 'timestamptz', version: 'int' },
+      p.verified,
+      (v) => v,
+    );
+  },
+};
+
+/**
+ * One UPDATE ... FROM jsonb_to_recordset for many rows keyed by id. Column names and types come
+ * from constants in this file; the values travel as one JSON parameter.
+ */
+async function updateFrom<V>(
+  trx: Kysely<DB>,
+  table: 'cats' | 'bodegas',
+  assignments: string,
+  columns: Record<string, string>,
+  byId: Map<number, V>,
+  toRecord: (value: V) => object,
+): Promise<void> {
+  if (byId.size === 0) return;
+  const records = [...byId].map(([id, value]) => ({ ...toRecord(value), id }));
+  const definition = ['id bigint', ...Object.entries(columns).map(([name, type]) => `${name} ${type}`)].join(
+    ', ',
+  );
+  for (const part of chunks(records, 5000)) {
+    await sql`
+      update ${sql.table(table)} as t set ${sql.raw(assignments)}
+      from jsonb_to_recordset(${JSON.stringify(part)}::jsonb) as u(${sql.raw(definition)})
+      where t.id = u.id`.execute(trx);
+  }
+}
+
+async function applyCatalogueEvent(trx: Kysely<DB>, e: RecordedEvent): Promise<void> {
+  const event = e as RecordedEvent<Handled>;
+  const at = event.recordedAt;
+  switch (event.type) {
+    case 'BodegaAdded':
+      await trx.insertInto('bodegas').values(bodegaRow(event)).execute();
+      return;
+    case 'BodegaUpdated': {
+      const d = event.data;
+      await trx
+        .updateTable('bodegas')
+        .set({ ...bodegaColumns(d), updated_at: at, version: event.streamVersion })
+        .where('id', '=', d.bodega_id)
+        .execute();
+      await trx
+        .updateTable('cats')
+        .set({ bodega_name: d.name, address: d.address, latitude: d.latitude, longitude: d.longitude })
+        .where('bodega_id', '=', d.bodega_id)
+        .execute();
+      return;
+    }
+    case 'BodegaVerified':
+      await trx
+        .updateTable('bodegas')
+        .set({ is_verified: event.data.is_verified, updated_at: at, version: event.streamVersion })
+        .where('id', '=', event.data.bodega_id)
+        .execute();
+      return;
+    case 'BodegaDeleted':
+      // Its cats were deleted by their own CatDeleted events, appended before this one.
+      await trx.deleteFrom('bodegas').where('id', '=', event.data.bodega_id).execute();
+      return;
+    case 'CatAdded': {
+      const bodega = await trx
+        .selectFrom('bodegas')
+        .select(BODEGA_COPY)
+        .where('id', '=', event.data.bodega_id)
+        .executeTakeFirstOrThrow();
+      await trx
+        .insertInto('cats')
+        .values({ ...catRow(event), ...bodega })
+        .execute();
+      await trx
+        .updateTable('bodegas')
+        .set({ cat_count: sql`cat_count + 1` })
+        .where('id', '=', event.data.bodega_id)
+        .execute();
+      return;
+    }
+    case 'CatUpdated': {
+      const { cat_id, ...fields } = event.data;
+      await trx
+        .updateTable('cats')
+        .set({ ...fields, updated_at: at, version: event.streamVersion })
+        .where('id', '=', cat_id)
+        .execute();
+      return;
+    }
+    case 'CatDeleted':
+      await trx.deleteFrom('cats').where('id', '=', event.data.cat_id).execute();
+      await trx
+        .updateTable('bodegas')
+        .set({ cat_count: sql`greatest(cat_count - 1, 0)` })
+        .where('id', '=', event.data.bodega_id)
+        .execute();
+      return;
+    case 'RatingRecomputed': {
+      const d = event.data;
+      const table = d.target_type === 'cat' ? 'cats' : 'bodegas';
+      await trx
+        .updateTable(table)
+        .set({ rating: d.rating, review_count: d.review_count })
+        .where('id', '=', d.target_id)
+        .execute();
+      return;
+    }
+    default:
+      assertNever(event);
+  }
+}
+
+export const catalogueProjection: Projection = {
+  name: 'catalogue',
+  tables: ['bodegas', 'cats'],
+  handles: HANDLES,
+  apply: applyCatalogueEvent,
+  applyBatch: batchedApply(catalogueBatch, applyCatalogueEvent),
+};

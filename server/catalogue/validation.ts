@@ -1,0 +1,161 @@
+// Request bodies of the catalogue and the checks JSON Schema cannot express (blank text, NUL
+// characters, coordinates given as a pair). Text is trimmed and otherwise stored as given.
+//
+// Text limits, in characters (the raw value, before trimming):
+//   cat name, bodega name 100 · address 200 · description 2000 · hours 200
+//   breed, personality 100 · age, color, weight 50 · phone 40
+// Coordinates: latitude -90..90, longitude -180..180, both or neither (null counts as absent).
+import { Type, type Static } from '@sinclair/typebox';
+import { Invalid } from '../errors.ts';
+import type { CatFields } from '../events/types.ts';
+
+export const LIMITS = {
+  name: 100,
+  address: 200,
+  description: 2000,
+  hours: 200,
+  breed: 100,
+  personality: 100,
+  age: 50,
+  color: 50,
+  weight: 50,
+  phone: 40,
+} as const;
+
+const text = (maxLength: number) => Type.String({ maxLength });
+const required = (maxLength: number) => Type.String({ minLength: 1, maxLength });
+const coordinate = (limit: number) =>
+  Type.Optional(Type.Union([Type.Number({ minimum: -limit, maximum: limit }), Type.Null()]));
+
+export const SEXES = ['', 'Male', 'Female', 'Unknown'] as const;
+const Sex = Type.Union(SEXES.map((s) => Type.Literal(s)));
+
+const catFieldSchemas = {
+  description: Type.Optional(text(LIMITS.description)),
+  age: Type.Optional(text(LIMITS.age)),
+  breed: Type.Optional(text(LIMITS.breed)),
+  sex: Type.Optional(Sex),
+  personality: Type.Optional(text(LIMITS.personality)),
+  color: Type.Optional(text(LIMITS.color)),
+  weight: Type.Optional(text(LIMITS.weight)),
+  is_friendly: Type.Optional(Type.Boolean()),
+};
+
+export const NewCatBody = Type.Object(
+  {
+    name: required(LIMITS.name),
+    bodega_name: required(LIMITS.name),
+    address: required(LIMITS.address),
+    ...catFieldSchemas,
+    latitude: coordinate(90),
+    longitude: coordinate(180),
+  },
+  { additionalProperties: false },
+);
+export type NewCatBody = Static<typeof NewCatBody>;
+
+export const CatEditBody = Type.Object(
+  { name: required(LIMITS.name), ...catFieldSchemas },
+  { additionalProperties: false },
+);
+export type CatEditBody = Static<typeof CatEditBody>;
+
+export const BodegaBody = Type.Object(
+  {
+    name: required(LIMITS.name),
+    address: required(LIMITS.address),
+    description: Type.Optional(text(LIMITS.description)),
+    phone: Type.Optional(text(LIMITS.phone)),
+    hours: Type.Optional(text(LIMITS.hours)),
+    latitude: coordinate(90),
+    longitude: coordinate(180),
+  },
+  { additionalProperties: false },
+);
+export type BodegaBody = Static<typeof BodegaBody>;
+
+export type Coordinates = { latitude: number; longitude: number };
+
+const REQUIRED_TEXT = new Set(['name', 'bodega_name', 'address']);
+/** Postgres text and jsonb reject NUL; an unpaired surrogate is not valid UTF-8. */
+// eslint-disable-next-line no-control-regex -- NUL is exactly what this looks for
+const NOT_STORABLE = /\u0000|\p{Cs}/u;
+
+/**
+ * Trims every text field and reports, in one 400, blank required fields and text the database
+ * cannot hold (NUL characters, unpaired surrogates).
+ */
+export function cleanText<T extends Record<string, unknown>>(body: T): T {
+  const details: Record<string, string> = {};
+  const out: Record<string, unknown> = { ...body };
+  for (const [field, value] of Object.entries(body)) {
+    if (typeof value !== 'string') continue;
+    if (NOT_STORABLE.test(value)) {
+      details[field] = 'contains characters that are not allowed';
+      continue;
+    }
+    const trimmed = value.trim();
+    if (REQUIRED_TEXT.has(field) && trimmed === '') details[field] = 'must not be blank';
+    out[field] = trimmed;
+  }
+  throwIfAny(details);
+  return out as T;
+}
+
+/** The body's coordinates, or null when it gives none; one without the other is a 400. */
+export function coordinatesOf(body: { latitude?: number | null; longitude?: number | null }) {
+  const lat = body.latitude ?? null;
+  const lng = body.longitude ?? null;
+  if (lat === null && lng === null) return null;
+  if (lat === null || lng === null) {
+    const missing = lat === null ? 'latitude' : 'longitude';
+    throwIfAny({ [missing]: 'is required when the other coordinate is given' });
+  }
+  return { latitude: lat, longitude: lng } as Coordinates;
+}
+
+/** Cat fields for a new cat: omitted optional fields take their defaults. */
+export function newCatFields(body: NewCatBody): CatFields {
+  return {
+    name: body.name,
+    description: body.description ?? '',
+    age: body.age ?? '',
+    breed: body.breed ?? '',
+    sex: body.sex ?? '',
+    personality: body.personality ?? '',
+    color: body.color ?? '',
+    weight: body.weight ?? '',
+    is_friendly: body.is_friendly ?? true,
+  };
+}
+
+/** An edit: fields the body leaves out keep their current values. */
+export function editedCatFields(current: CatFields, body: CatEditBody): CatFields {
+  return {
+    name: body.name,
+    description: body.description ?? current.description,
+    age: body.age ?? current.age,
+    breed: body.breed ?? current.breed,
+    sex: body.sex ?? current.sex,
+    personality: body.personality ?? current.personality,
+    color: body.color ?? current.color,
+    weight: body.weight ?? current.weight,
+    is_friendly: body.is_friendly ?? current.is_friendly,
+  };
+}
+
+/** `If-Match: 3` (or an entity tag `"3"` / `W/"3"`): the version the caller last saw. */
+export function expectedVersionOf(header: string | string[] | undefined): number | null {
+  if (header === undefined) return null;
+  const value = (Array.isArray(header) ? header.join(',') : header).trim();
+  const match = /^(?:W\/)?"?([0-9]{1,9})"?$/.exec(value);
+  if (!match) throwIfAny({ 'If-Match': 'must be the version number of the item, e.g. If-Match: 3' });
+  return Number(match![1]);
+}
+
+function throwIfAny(details: Record<string, string>): void {
+  const entries = Object.entries(details);
+  if (entries.length === 0) return;
+  const [field, message] = entries[0]!;
+  throw new Invalid(`${field} ${message}`, details);
+}

@@ -1,0 +1,165 @@
+// Runtime configuration, read once from the environment and validated with clear messages.
+import path from 'node:path';
+
+/** Brute-force protection of sign-in (see server/accounts/login-limits.ts). */
+export type LoginLimits = {
+  /** How long a failure is remembered, and so the longest a limited client waits. */
+  windowSeconds: number;
+  /** Failed sign-ins allowed per sign-in name in one window. */
+  perAccount: number;
+  /** Failed sign-ins allowed per client address in one window (across all names). */
+  perAddress: number;
+};
+
+/** Tuning of the live stream (see server/live/). */
+export type LiveSettings = {
+  /** How often each socket is pinged; a socket that has not answered the last ping is closed. */
+  heartbeatMs: number;
+  /** A client whose unsent bytes exceed this cannot keep up and is disconnected. */
+  maxBufferedBytes: number;
+  /** How many log events `?after=` may replay; further behind gets `reset`. */
+  replayLimit: number;
+  /** Events the broadcaster reads per step. */
+  batchSize: number;
+  /** Safety-net poll of the log, besides NOTIFY. */
+  pollMs: number;
+};
+
+export type Config = {
+  env: 'production' | 'development' | 'test';
+  port: number;
+  host: string;
+  databaseUrl: string | null;
+  dataDir: string;
+  redisUrl: string | null;
+  jwtSecret: string;
+  tokenLifetimeSeconds: number;
+  uploadDir: string;
+  googleMapsApiKey: string | null;
+  geocoderApiKey: string | null;
+  corsOrigins: string[] | '*';
+  logLevel: string;
+  publicBaseUrl: string | null;
+  productName: string;
+  nearbyRadiusKm: number;
+  seedOnEmpty: boolean;
+  operatorToken: string | null;
+  /** Writes (POST/PUT/DELETE under /api) allowed per client per minute; 0 turns the limit off. */
+  writeRateLimitPerMinute: number;
+  /** Search answers kept per api process (see server/search/cache.ts); 0 turns the cache off. */
+  searchCacheEntries: number;
+  login: LoginLimits;
+  live: LiveSettings;
+};
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+const DEV_SECRET = 'bodega-cats-development-secret-change-me';
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+function positiveInt(name: string, raw: string | undefined, fallback: number, problems: string[]): number {
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n <= 0) {
+    problems.push(`${name} must be a positive whole number (got "${raw}")`);
+    return fallback;
+  }
+  return n;
+}
+
+function url(name: string, raw: string | undefined, schemes: string[], problems: string[]): string | null {
+  if (!raw) return null;
+  try {
+    const u = new URL(raw);
+    if (!schemes.includes(u.protocol)) problems.push(`${name} must start with ${schemes.join(' or ')}//`);
+  } catch {
+    problems.push(`${name} is not a valid URL`);
+  }
+  return raw;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const problems: string[] = [];
+  const nodeEnv =
+    env.NODE_ENV === 'production' ? 'production' : env.NODE_ENV === 'test' ? 'test' : 'development';
+  const port = env.PORT === '0' ? 0 : positiveInt('PORT', env.PORT, 3000, problems);
+  if (port > 65535) problems.push('PORT must be at most 65535');
+
+  let jwtSecret = env.JWT_SECRET ?? '';
+  if (nodeEnv === 'production') {
+    if (!jwtSecret) problems.push('JWT_SECRET is required when NODE_ENV=production');
+    else if (jwtSecret.length < 32 || jwtSecret === DEV_SECRET || new Set(jwtSecret).size < 8)
+      problems.push(
+        'JWT_SECRET is too weak: use at least 32 random characters (e.g. `openssl rand -hex 32`)',
+      );
+  } else if (!jwtSecret) {
+    jwtSecret = DEV_SECRET;
+  }
+
+  const logLevel = env.LOG_LEVEL ?? (nodeEnv === 'test' ? 'silent' : 'info');
+  if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
+
+  const cors = (env.CORS_ORIGINS ?? '*').trim();
+  const config: Config = {
+    env: nodeEnv,
+    port,
+    host: env.HOST ?? '0.0.0.0',
+    databaseUrl: url('DATABASE_URL', env.DATABASE_URL, ['postgres:', 'postgresql:'], problems),
+    dataDir: path.resolve(env.DATA_DIR ?? 'data'),
+    redisUrl: url('REDIS_URL', env.REDIS_URL, ['redis:', 'rediss:'], problems),
+    jwtSecret,
+    tokenLifetimeSeconds: positiveInt(
+      'TOKEN_LIFETIME_SECONDS',
+      env.TOKEN_LIFETIME_SECONDS,
+      7 * 24 * 3600,
+      problems,
+    ),
+    uploadDir: path.resolve(env.UPLOAD_DIR ?? 'uploads'),
+    googleMapsApiKey: env.GOOGLE_MAPS_API_KEY || null,
+    geocoderApiKey: env.GEOCODER_API_KEY || null,
+    corsOrigins: cors === '*' || cors === '' ? '*' : cors.split(',').map((o) => o.trim()),
+    logLevel,
+    publicBaseUrl: url('PUBLIC_BASE_URL', env.PUBLIC_BASE_URL, ['http:', 'https:'], problems),
+    productName: 'Bodega Cats',
+    nearbyRadiusKm: 10,
+    seedOnEmpty: env.SEED_ON_EMPTY ? env.SEED_ON_EMPTY === 'true' : !env.DATABASE_URL && nodeEnv !== 'test',
+    operatorToken: env.OPERATOR_TOKEN || null,
+    writeRateLimitPerMinute:
+      env.WRITE_RATE_LIMIT === '0' ? 0 : positiveInt('WRITE_RATE_LIMIT', env.WRITE_RATE_LIMIT, 120, problems),
+    searchCacheEntries:
+      env.SEARCH_CACHE_ENTRIES === '0'
+        ? 0
+        : positiveInt('SEARCH_CACHE_ENTRIES', env.SEARCH_CACHE_ENTRIES, 2000, problems),
+    login: {
+      windowSeconds: positiveInt(
+        'LOGIN_LIMIT_WINDOW_SECONDS',
+        env.LOGIN_LIMIT_WINDOW_SECONDS,
+        15 * 60,
+        problems,
+      ),
+      perAccount: positiveInt('LOGIN_LIMIT_PER_ACCOUNT', env.LOGIN_LIMIT_PER_ACCOUNT, 5, problems),
+      perAddress: positiveInt('LOGIN_LIMIT_PER_ADDRESS', env.LOGIN_LIMIT_PER_ADDRESS, 30, problems),
+    },
+    live: {
+      heartbeatMs: positiveInt('LIVE_HEARTBEAT_MS', env.LIVE_HEARTBEAT_MS, 30_000, problems),
+      maxBufferedBytes: positiveInt(
+        'LIVE_MAX_BUFFERED_BYTES',
+        env.LIVE_MAX_BUFFERED_BYTES,
+        1024 * 1024,
+        problems,
+      ),
+      replayLimit: positiveInt('LIVE_REPLAY_LIMIT', env.LIVE_REPLAY_LIMIT, 1000, problems),
+      batchSize: positiveInt('LIVE_BATCH_SIZE', env.LIVE_BATCH_SIZE, 500, problems),
+      pollMs: positiveInt('LIVE_POLL_MS', env.LIVE_POLL_MS, 1000, problems),
+    },
+  };
+  if (nodeEnv === 'production' && config.operatorToken && config.operatorToken.length < 16)
+    problems.push('OPERATOR_TOKEN must be at least 16 characters');
+  if (problems.length > 0) throw new ConfigError(problems);
+  return config;
+}

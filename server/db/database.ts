@@ -1,0 +1,92 @@
+// The SQL driver behind one small interface: real Postgres (pg pool) or embedded PGlite.
+import fs from 'node:fs';
+import { Kysely, PostgresDialect, sql } from 'kysely';
+import pg from 'pg';
+import type { DB } from './schema.ts';
+import { PGliteDialect } from './pglite-dialect.ts';
+
+export type Database = {
+  kind: 'postgres' | 'pglite';
+  db: Kysely<DB>;
+  /** Subscribe to NOTIFY on a channel; returns an unsubscribe function. */
+  listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>>;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+};
+
+const INT8 = 20;
+const NUMERIC = 1700;
+pg.types.setTypeParser(INT8, (v) => Number(v));
+pg.types.setTypeParser(NUMERIC, (v) => Number(v));
+
+export type DatabaseOptions = { url: string | null; dataDir?: string | null; poolSize?: number };
+
+export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  return options.url
+    ? openPostgres(options.url, options.poolSize ?? 10)
+    : openPGlite(options.dataDir ?? null);
+}
+
+async function openPostgres(url: string, poolSize: number): Promise<Database> {
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: 5000 });
+  // A client losing its server (restart, failover) must not crash the process: idle clients
+  // report through the pool, checked-out ones through their own listener; the query in flight
+  // still fails, and the pool replaces the client.
+  pool.on('error', () => {});
+  pool.on('connect', (client) => client.on('error', () => {}));
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  const listeners: pg.Client[] = [];
+  return {
+    kind: 'postgres',
+    db,
+    async listen(channel, onNotify) {
+      const client = new pg.Client({ connectionString: url });
+      client.on('error', () => {});
+      await client.connect();
+      client.on('notification', (msg) => {
+        if (msg.channel === channel) onNotify(msg.payload ?? '');
+      });
+      await client.query(`listen ${pg.escapeIdentifier(channel)}`);
+      listeners.push(client);
+      return async () => {
+        listeners.splice(listeners.indexOf(client), 1);
+        await client.end().catch(() => {});
+      };
+    },
+    async ping() {
+      await sql`select 1`.execute(db);
+    },
+    async close() {
+      await Promise.all(listeners.map((c) => c.end().catch(() => {})));
+      await db.destroy();
+    },
+  };
+}
+
+async function openPGlite(dataDir: string | null): Promise<Database> {
+  const { PGlite } = await import('@electric-sql/pglite');
+  const { cube } = await import('@electric-sql/pglite/contrib/cube');
+  const { earthdistance } = await import('@electric-sql/pglite/contrib/earthdistance');
+  const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
+  if (dataDir) fs.mkdirSync(dataDir, { recursive: true });
+  const client = await PGlite.create({
+    dataDir: dataDir ?? undefined,
+    extensions: { cube, earthdistance, pg_trgm },
+    parsers: { [INT8]: (v: string) => Number(v), [NUMERIC]: (v: string) => Number(v) },
+  });
+  const db = new Kysely<DB>({ dialect: new PGliteDialect(client) });
+  return {
+    kind: 'pglite',
+    db,
+    async listen(channel, onNotify) {
+      return client.listen(channel, onNotify);
+    },
+    async ping() {
+      await sql`select 1`.execute(db);
+    },
+    async close() {
+      await db.destroy();
+      await client.close();
+    },
+  };
+}

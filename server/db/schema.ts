@@ -1,0 +1,177 @@
+// Table types for Kysely. Rows stay inside repositories; mappers turn them into API shapes.
+import type { ColumnType, Generated, GeneratedAlways, Insertable, Selectable } from 'kysely';
+
+type Timestamp = ColumnType<Date, Date | string, Date | string>;
+type Json = ColumnType<unknown, string, string>;
+export type TargetType = 'cat' | 'bodega';
+
+export interface EventsTable {
+  global_position: Generated<number>;
+  stream_id: string;
+  stream_version: number;
+  type: string;
+  schema_version: number;
+  data: Json;
+  metadata: Json;
+  idempotency_key: string | null;
+  transaction_id: Generated<string>;
+  recorded_at: Generated<Timestamp>;
+}
+
+export interface StreamsTable {
+  stream_id: string;
+  version: number;
+}
+
+export interface SubscriptionsTable {
+  name: string;
+  last_transaction_id: Generated<string>;
+  last_position: Generated<number>;
+  updated_at: Generated<Timestamp>;
+}
+
+export interface IdempotencyKeysTable {
+  user_id: number;
+  key: string;
+  request_hash: string;
+  status_code: number;
+  body: Json;
+  created_at: Generated<Timestamp>;
+}
+
+export interface UsersTable {
+  id: number;
+  username: string;
+  email: string;
+  password_hash: string;
+  created_at: Generated<Timestamp>;
+}
+
+export interface BodegasTable {
+  id: number;
+  name: string;
+  address: string;
+  match_key: string;
+  latitude: number | null;
+  longitude: number | null;
+  description: string;
+  phone: string;
+  hours: string;
+  cat_count: Generated<number>;
+  rating: Generated<number>;
+  review_count: Generated<number>;
+  is_verified: Generated<boolean>;
+  created_by: number | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  version: number;
+  /** Weighted tsvector of name, address and description (generated). */
+  search_doc: GeneratedAlways<string>;
+  /** ll_to_earth(latitude, longitude), null without coordinates (generated). */
+  location: GeneratedAlways<string | null>;
+}
+
+export interface CatsTable {
+  id: number;
+  bodega_id: number;
+  bodega_name: string;
+  address: string;
+  latitude: number | null;
+  longitude: number | null;
+  name: string;
+  description: string;
+  age: string;
+  breed: string;
+  sex: string;
+  personality: string;
+  color: string;
+  weight: string;
+  is_friendly: boolean;
+  rating: Generated<number>;
+  review_count: Generated<number>;
+  created_by: number | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  version: number;
+  /** Weighted tsvector: name; breed, personality, colour, bodega and address; description. */
+  search_doc: GeneratedAlways<string>;
+  /** ll_to_earth(latitude, longitude), null without coordinates (generated). */
+  location: GeneratedAlways<string | null>;
+}
+
+export interface ReviewsTable {
+  id: number;
+  target_type: TargetType;
+  target_id: number;
+  user_id: number;
+  rating: number;
+  comment: string;
+  created_at: Timestamp;
+}
+
+export interface PhotosTable {
+  id: number;
+  target_type: TargetType;
+  target_id: number;
+  uploaded_by: number | null;
+  filename: string;
+  original_path: string;
+  mime_type: string;
+  caption: string;
+  status: 'processing' | 'ready' | 'failed';
+  is_primary: boolean;
+  width: number | null;
+  height: number | null;
+  thumb_width: number | null;
+  thumb_height: number | null;
+  created_at: Timestamp;
+}
+
+export interface SavesTable {
+  user_id: number;
+  target_type: TargetType;
+  target_id: number;
+  saved_at: Timestamp;
+}
+
+export interface RecentlyViewedTable {
+  user_id: number;
+  target_type: TargetType;
+  target_id: number;
+  viewed_at: Timestamp;
+}
+
+export interface LoginFailuresTable {
+  scope: 'account' | 'ip';
+  key: string;
+  failures: number;
+  last_failed_at: Timestamp;
+}
+
+/** Every word the catalogue has used: what misspelt query words are matched against. */
+export interface SearchWordsTable {
+  word: string;
+}
+
+export interface DB {
+  events: EventsTable;
+  streams: StreamsTable;
+  subscriptions: SubscriptionsTable;
+  idempotency_keys: IdempotencyKeysTable;
+  users: UsersTable;
+  bodegas: BodegasTable;
+  cats: CatsTable;
+  reviews: ReviewsTable;
+  photos: PhotosTable;
+  saves: SavesTable;
+  recently_viewed: RecentlyViewedTable;
+  search_words: SearchWordsTable;
+  login_failures: LoginFailuresTable;
+}
+
+export type CatRow = Selectable<CatsTable>;
+export type BodegaRow = Selectable<BodegasTable>;
+export type PhotoRow = Selectable<PhotosTable>;
+export type ReviewRow = Selectable<ReviewsTable>;
+export type UserRow = Selectable<UsersTable>;
+export type NewEventRow = Insertable<EventsTable>;

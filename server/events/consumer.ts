@@ -1,0 +1,225 @@
+// Async consumers of the log. They read on the (transaction_id, global_position) cursor, only below
+// the oldest transaction of this database still running, so an event committed out of position
+// order is never skipped. A checkpointed consumer stores its cursor in the same transaction as its
+// effect.
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../db/database.ts';
+import type { DB } from '../db/schema.ts';
+import { EVENTS_CHANNEL, toRecordedEvent } from './store.ts';
+import type { RecordedEvent } from './types.ts';
+
+export type Cursor = { transactionId: string; position: number };
+export const START: Cursor = { transactionId: '0', position: 0 };
+
+export function formatCursor(c: Cursor): string {
+  return `${c.transactionId}-${c.position}`;
+}
+
+export function parseCursor(raw: string): Cursor | null {
+  const m = /^(\d{1,20})-(\d{1,20})$/.exec(raw);
+  if (!m) return null;
+  return { transactionId: m[1]!, position: Number(m[2]) };
+}
+
+export function cursorOf(event: RecordedEvent): Cursor {
+  return { transactionId: event.transactionId, position: event.position };
+}
+
+/** Log order: by transaction id (as a number), then position. */
+export function compareCursors(a: Cursor, b: Cursor): number {
+  if (a.transactionId !== b.transactionId) return BigInt(a.transactionId) < BigInt(b.transactionId) ? -1 : 1;
+  return a.position - b.position;
+}
+
+/**
+ * The log's horizon: the snapshot's xmin. Every transaction below it has ended and its events are
+ * in this statement's snapshot. It is server-wide: a long transaction in any database on the same
+ * server holds consumers back until it ends (see the README). Skipping transactions that
+ * pg_stat_activity attributes to other databases would avoid that, but reading pg_stat_activity on
+ * every poll made the live stream an order of magnitude slower under bursts of appends.
+ */
+const HORIZON = sql`pg_snapshot_xmin(pg_current_snapshot())`;
+
+/** Events after the cursor that every future reader will also see: all below the horizon. */
+export async function readAfter(db: Kysely<DB>, cursor: Cursor, limit: number): Promise<RecordedEvent[]> {
+  // ORDER BY names are qualified on purpose: bare, they would sort by the text alias selected.
+  const { rows } = await sql<Parameters<typeof toRecordedEvent>[0]>`
+    select global_position, stream_id, stream_version, type, schema_version, data, metadata,
+           transaction_id::text as transaction_id, recorded_at
+    from events
+    where transaction_id < ${HORIZON}
+      and (transaction_id, global_position) > (${cursor.transactionId}::xid8, ${cursor.position}::bigint)
+    order by events.transaction_id, events.global_position
+    limit ${limit}`.execute(db);
+  return rows.map(toRecordedEvent);
+}
+
+/** The cursor of the newest event that is safe to read now (the head a new reader starts from). */
+export async function headCursor(db: Kysely<DB>): Promise<Cursor> {
+  const { rows } = await sql<{ transaction_id: string; global_position: number }>`
+    select transaction_id::text as transaction_id, global_position
+    from events
+    where transaction_id < ${HORIZON}
+    order by events.transaction_id desc, events.global_position desc
+    limit 1`.execute(db);
+  const row = rows[0];
+  return row ? { transactionId: row.transaction_id, position: Number(row.global_position) } : START;
+}
+
+export type ConsumerLoop = {
+  /** Ask for a run now (NOTIFY calls this too). */
+  wake(): void;
+  /**
+   * Resolves once every event committed before the call has been handled (or after `timeoutMs`).
+   * A long transaction in this database holds events back until it ends (see HORIZON).
+   */
+  drain(timeoutMs?: number): Promise<void>;
+  stop(): Promise<void>;
+};
+
+export type LoopOptions = {
+  database: Database;
+  /** Handles one batch; returns how many events it consumed (0 = caught up). */
+  step(): Promise<number>;
+  pollMs?: number;
+  onError?(error: unknown): void;
+  /** How many events at or below `position` are still to be handled (used by drain). */
+  pending?(position: number): Promise<number>;
+};
+
+/** Runs `step` whenever woken by NOTIFY, on a slow poll, and again while batches come back full. */
+export async function startLoop(options: LoopOptions): Promise<ConsumerLoop> {
+  const pollMs = options.pollMs ?? 1000;
+  let stopped = false;
+  let running: Promise<void> | null = null;
+  let again = false;
+
+  const run = (): Promise<void> => {
+    if (stopped) return Promise.resolve();
+    if (running) {
+      again = true;
+      return running;
+    }
+    running = (async () => {
+      try {
+        do {
+          again = false;
+          while (!stopped && (await options.step()) > 0) {
+            /* keep going while there is work */
+          }
+        } while (again && !stopped);
+      } catch (error) {
+        options.onError?.(error);
+      } finally {
+        running = null;
+      }
+    })();
+    return running;
+  };
+
+  const unlisten = await options.database.listen(EVENTS_CHANNEL, () => void run()).catch(() => null);
+  const timer = setInterval(() => void run(), pollMs);
+  timer.unref();
+  void run();
+
+  return {
+    wake: () => void run(),
+    async drain(timeoutMs = 30_000) {
+      const { rows } = await sql<{ p: number | null }>`select max(global_position) as p from events`.execute(
+        options.database.db,
+      );
+      const head = Number(rows[0]?.p ?? 0);
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        await run();
+        while (running) await running;
+        const left = options.pending ? await options.pending(head) : 0;
+        if (left === 0 || Date.now() > deadline) return;
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    },
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      await unlisten?.();
+      while (running) await running;
+    },
+  };
+}
+
+export type CheckpointedConsumer = {
+  name: string;
+  batchSize?: number;
+  /** The effect of a batch; runs in the transaction that also advances the checkpoint. */
+  handle(trx: Kysely<DB>, events: RecordedEvent[]): Promise<void>;
+};
+
+/**
+ * One step of a checkpointed consumer. The subscription row is locked (SKIP LOCKED), so several
+ * processes may run the same consumer and each batch is still handled by exactly one of them.
+ */
+export async function consumeBatch(database: Database, consumer: CheckpointedConsumer): Promise<number> {
+  const { db } = database;
+  await db
+    .insertInto('subscriptions')
+    .values({ name: consumer.name })
+    .onConflict((oc) => oc.doNothing())
+    .execute();
+  return db.transaction().execute(async (trx) => {
+    const { rows } = await sql<{ last_transaction_id: string; last_position: number }>`
+      select last_transaction_id::text as last_transaction_id, last_position
+      from subscriptions where name = ${consumer.name} for update skip locked`.execute(trx);
+    const sub = rows[0];
+    if (!sub) return 0;
+    const cursor = { transactionId: sub.last_transaction_id, position: Number(sub.last_position) };
+    const events = await readAfter(trx, cursor, consumer.batchSize ?? 200);
+    if (events.length === 0) return 0;
+    await consumer.handle(trx, events);
+    const last = events.at(-1)!;
+    await sql`
+      update subscriptions
+      set last_transaction_id = ${last.transactionId}::xid8, last_position = ${last.position}, updated_at = now()
+      where name = ${consumer.name}`.execute(trx);
+    return events.length;
+  });
+}
+
+export async function startCheckpointedConsumer(
+  database: Database,
+  consumer: CheckpointedConsumer,
+  options: { pollMs?: number; onError?(error: unknown): void } = {},
+): Promise<ConsumerLoop> {
+  return startLoop({
+    database,
+    step: () => consumeBatch(database, consumer),
+    pending: async (position) => {
+      const { rows } = await sql<{ n: number }>`
+        select count(*)::int as n from events e
+        left join subscriptions s on s.name = ${consumer.name}
+        where e.global_position <= ${position}
+          and (s.name is null or (e.transaction_id, e.global_position) > (s.last_transaction_id, s.last_position))`.execute(
+        database.db,
+      );
+      return Number(rows[0]?.n ?? 0);
+    },
+    ...options,
+  });
+}
+
+/** Lag of a checkpointed consumer, in events and in seconds since the oldest unhandled event. */
+export async function consumerLag(
+  db: Kysely<DB>,
+  name: string,
+): Promise<{ events: number; seconds: number }> {
+  const { rows } = await sql<{ events: number; oldest: Date | null }>`
+    select count(*)::int as events, min(e.recorded_at) as oldest
+    from events e, subscriptions s
+    where s.name = ${name}
+      and (e.transaction_id, e.global_position) > (s.last_transaction_id, s.last_position)`.execute(db);
+  const row = rows[0];
+  if (!row || !row.oldest) return { events: 0, seconds: 0 };
+  return {
+    events: Number(row.events),
+    seconds: Math.max(0, (Date.now() - new Date(row.oldest).getTime()) / 1000),
+  };
+}

@@ -1,0 +1,65 @@
+// A projection: a deterministic function of events into the read tables it owns. Inline
+// projections run inside the append's transaction, so a 2xx response reads its own write.
+import type { Kysely } from 'kysely';
+import type { DB } from '../db/schema.ts';
+import type { EventType, RecordedEvent } from './types.ts';
+
+export type Projection = {
+  name: string;
+  /** Read tables this projection owns: replay rebuilds exactly these. */
+  tables: (keyof DB)[];
+  /** Event types it handles; others are never passed to apply. */
+  handles: readonly EventType[];
+  /** Must read no clock, randomness or tables it does not own: timestamps come from the event. */
+  apply(trx: Kysely<DB>, event: RecordedEvent): Promise<void>;
+  /**
+   * Optional: applies many events (only ones it handles, in log order) with the same outcome as
+   * applying them one by one, in fewer statements. Replay uses it; without it, replay calls apply.
+   */
+  applyBatch?(trx: Kysely<DB>, events: readonly RecordedEvent[]): Promise<void>;
+};
+
+export function projectionHandles(projection: Projection, type: EventType): boolean {
+  return projection.handles.includes(type);
+}
+
+/**
+ * How a projection folds runs of events into set-based writes. `fold` takes an event into the
+ * pending state, or returns false when the event must be applied on its own; pending work is then
+ * flushed first, so every write still lands in log order wherever order matters.
+ */
+export type BatchPlan<Pending> = {
+  start(): Pending;
+  fold(pending: Pending, event: RecordedEvent): boolean;
+  flush(trx: Kysely<DB>, pending: Pending): Promise<void>;
+};
+
+export function batchedApply<Pending>(
+  plan: BatchPlan<Pending>,
+  applyOne: Projection['apply'],
+): NonNullable<Projection['applyBatch']> {
+  return async (trx, events) => {
+    let pending = plan.start();
+    let folded = 0;
+    for (const event of events) {
+      if (plan.fold(pending, event)) {
+        folded++;
+        continue;
+      }
+      if (folded > 0) {
+        await plan.flush(trx, pending);
+        pending = plan.start();
+        folded = 0;
+      }
+      await applyOne(trx, event);
+    }
+    if (folded > 0) await plan.flush(trx, pending);
+  };
+}
+
+/** Splits rows for multi-row statements that stay well under Postgres's 65,535 parameters. */
+export function chunks<T>(rows: readonly T[], size = 1000): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < rows.length; i += size) out.push(rows.slice(i, i + size));
+  return out;
+}

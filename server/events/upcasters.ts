@@ -1,0 +1,28 @@
+// Upcasters turn an event stored under an older schema version into the current shape on read.
+// Register one per (type, fromVersion); they chain until the current version is reached.
+import { SCHEMA_VERSIONS, type EventType } from './types.ts';
+
+type Upcaster = (data: Record<string, unknown>) => Record<string, unknown>;
+const upcasters = new Map<string, Upcaster>();
+
+export function registerUpcaster(type: EventType, fromVersion: number, upcast: Upcaster): void {
+  upcasters.set(`${type}@${fromVersion}`, upcast);
+}
+
+export function upcast(
+  type: string,
+  schemaVersion: number,
+  data: Record<string, unknown>,
+): Record<string, unknown> {
+  const target = SCHEMA_VERSIONS[type as EventType];
+  if (target === undefined) return data;
+  let version = schemaVersion;
+  let current = data;
+  while (version < target) {
+    const step = upcasters.get(`${type}@${version}`);
+    if (!step) throw new Error(`No upcaster for ${type} from schema version ${version}`);
+    current = step(current);
+    version += 1;
+  }
+  return current;
+}

@@ -1,0 +1,82 @@
+// Idempotency-Key support for writes: the first response for (user, key) is stored in the same
+// transaction as the write, and a retry with the same key and body gets it back unchanged.
+import { createHash } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { DB } from '../db/schema.ts';
+import { Conflict, Invalid } from '../errors.ts';
+
+export type CommandResult = { status: number; body: unknown };
+
+function requestHash(request: FastifyRequest): string {
+  return createHash('sha256')
+    .update(`${request.method} ${request.url.split('?')[0]}\n${JSON.stringify(request.body ?? null)}`)
+    .digest('hex');
+}
+
+/**
+ * Runs a write in one transaction. With an Idempotency-Key header (signed-in callers), a repeat of
+ * the same request returns the stored first result and changes nothing; the same key with a
+ * different request is a 409.
+ */
+export async function runCommand(
+  db: Kysely<DB>,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  command: (trx: Kysely<DB>) => Promise<CommandResult>,
+): Promise<FastifyReply> {
+  const key = request.headers['idempotency-key'];
+  const userId = request.currentUser?.id;
+  if (typeof key !== 'string' || userId === undefined) {
+    const result = await db.transaction().execute(command);
+    return reply.status(result.status).send(result.body);
+  }
+  if (key.length === 0 || key.length > 200)
+    throw new Invalid('Idempotency-Key must be 1 to 200 characters', {
+      'Idempotency-Key': 'must be 1 to 200 characters',
+    });
+  const hash = requestHash(request);
+  const result = await db.transaction().execute(async (trx) => {
+    const seen = await trx
+      .selectFrom('idempotency_keys')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .where('key', '=', key)
+      .forUpdate()
+      .executeTakeFirst();
+    if (seen) {
+      if (seen.request_hash !== hash)
+        throw new Conflict(
+          'This Idempotency-Key was already used for a different request',
+          'idempotency_key_reused',
+        );
+      return {
+        status: seen.status_code,
+        body: typeof seen.body === 'string' ? JSON.parse(seen.body) : seen.body,
+        replayed: true,
+      };
+    }
+    const fresh = await command(trx);
+    const inserted = await trx
+      .insertInto('idempotency_keys')
+      .values({
+        user_id: userId,
+        key,
+        request_hash: hash,
+        status_code: fresh.status,
+        body: JSON.stringify(fresh.body ?? null),
+      })
+      .onConflict((oc) => oc.doNothing())
+      .returning('key')
+      .executeTakeFirst();
+    // A concurrent request with the same key won the race: undo ours and tell the caller.
+    if (!inserted)
+      throw new Conflict(
+        'A request with this Idempotency-Key is already in progress',
+        'idempotency_key_in_use',
+      );
+    return { ...fresh, replayed: false };
+  });
+  if (result.replayed) reply.header('idempotent-replayed', 'true');
+  return reply.status(result.status).send(result.body);
+}

@@ -1,0 +1,126 @@
+// Saving and unsaving cats and bodegas (as ItemSaved / ItemUnsaved events on the user's saves
+// stream) and reading the saved lists back in the catalogue's summary shapes.
+import { sql, type Kysely } from 'kysely';
+import type { DB, TargetType } from '../db/schema.ts';
+import type { EventStore } from '../events/store.ts';
+import { holdTarget } from '../events/target-rows.ts';
+import { streamIds, type EventMetadata } from '../events/types.ts';
+import {
+  selectBodegaSummaries,
+  selectCatSummaries,
+  toBodegaSummary,
+  toCatSummary,
+  toIso,
+  type BodegaSummary,
+  type CatSummary,
+} from '../catalogue/read.ts';
+
+export type SaveCommand = {
+  userId: number;
+  type: TargetType;
+  targetId: number;
+  metadata: EventMetadata;
+};
+
+/** Whether the user has saved the item: one lookup on the saves primary key. */
+export async function isSaved(
+  db: Kysely<DB>,
+  userId: number,
+  type: TargetType,
+  id: number,
+): Promise<boolean> {
+  const row = await db
+    .selectFrom('saves')
+    .select('user_id')
+    .where('user_id', '=', userId)
+    .where('target_type', '=', type)
+    .where('target_id', '=', id)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/**
+ * Sets whether the item is saved. Asking for the state it is already in appends nothing, so
+ * double clicks and retries leave one entry and a quiet log. Runs inside the caller's transaction.
+ */
+export async function setSaved(
+  trx: Kysely<DB>,
+  store: EventStore,
+  command: SaveCommand,
+  saved: boolean,
+): Promise<void> {
+  const { userId, type, targetId } = command;
+  // One save decision per user at a time, so two racing clicks cannot both append.
+  await sql`select pg_advisory_xact_lock(hashtext(${streamIds.saves(userId)}))`.execute(trx);
+  await holdTarget(trx, { type, id: targetId });
+  if ((await isSaved(trx, userId, type, targetId)) === saved) return;
+  const data = { user_id: userId, target_type: type, target_id: targetId };
+  await store.append(
+    trx,
+    streamIds.saves(userId),
+    'any',
+    [saved ? { type: 'ItemSaved', data } : { type: 'ItemUnsaved', data }],
+    { metadata: command.metadata },
+  );
+}
+
+export type Page = { page: number; perPage: number };
+export type Saved<T> = T & { saved_at: string };
+
+async function countSaved(db: Kysely<DB>, userId: number, type: TargetType): Promise<number> {
+  // Joined with the catalogue so the count always matches the rows a page can show.
+  const table = type === 'cat' ? 'cats' : 'bodegas';
+  const { rows } = await sql<{ n: number }>`
+    select count(*)::int as n from saves
+    join ${sql.table(table)} t on t.id = saves.target_id
+    where saves.user_id = ${userId} and saves.target_type = ${type}`.execute(db);
+  return Number(rows[0]?.n ?? 0);
+}
+
+export async function listSavedCats(
+  db: Kysely<DB>,
+  userId: number,
+  { page, perPage }: Page,
+): Promise<{ items: Saved<CatSummary>[]; total: number }> {
+  const rows = await selectCatSummaries(db)
+    .innerJoin('saves', (join) =>
+      join
+        .onRef('saves.target_id', '=', 'cats.id')
+        .on('saves.target_type', '=', 'cat')
+        .on('saves.user_id', '=', userId),
+    )
+    .select('saves.saved_at')
+    .orderBy('saves.saved_at', 'desc')
+    .orderBy('cats.id', 'desc')
+    .limit(perPage)
+    .offset((page - 1) * perPage)
+    .execute();
+  return {
+    items: rows.map((row) => ({ ...toCatSummary(row), saved_at: toIso(row.saved_at) })),
+    total: await countSaved(db, userId, 'cat'),
+  };
+}
+
+export async function listSavedBodegas(
+  db: Kysely<DB>,
+  userId: number,
+  { page, perPage }: Page,
+): Promise<{ items: Saved<BodegaSummary>[]; total: number }> {
+  const rows = await selectBodegaSummaries(db)
+    .innerJoin('saves', (join) =>
+      join
+        .onRef('saves.target_id', '=', 'bodegas.id')
+        .on('saves.target_type', '=', 'bodega')
+        .on('saves.user_id', '=', userId),
+    )
+    .select('saves.saved_at')
+    .orderBy('saves.saved_at', 'desc')
+    .orderBy('bodegas.id', 'desc')
+    .limit(perPage)
+    .offset((page - 1) * perPage)
+    .execute();
+  return {
+    items: rows.map((row) => ({ ...toBodegaSummary(row), saved_at: toIso(row.saved_at) })),
+    total: await countSaved(db, userId, 'bodega'),
+  };
+}

@@ -1,0 +1,230 @@
+// What the live stream sends: each public event as a small message that a map, a list or a detail
+// page applies in place (upsert by id). Private events (saved lists, uploads' storage paths,
+// anything about a user beyond id and username) map to nothing and are never sent.
+import type { TargetType } from '../db/schema.ts';
+import type { CatSummary, BodegaSummary } from '../catalogue/read.ts';
+import type { Photo } from '../photos/read.ts';
+import { formatCursor, cursorOf } from '../events/consumer.ts';
+import { assertNever, type BodegaFields, type CatFields, type RecordedEvent } from '../events/types.ts';
+import { photoUrl } from '../photos/urls.ts';
+
+export type CatChange = { id: number } & CatFields;
+export type BodegaChange = { id: number } & BodegaFields;
+export type TargetRef = { target_type: TargetType; target_id: number };
+
+export type LiveData = {
+  'cat.added': CatSummary;
+  'cat.updated': CatChange;
+  'cat.deleted': { id: number; bodega_id: number };
+  'bodega.added': BodegaSummary;
+  'bodega.updated': BodegaChange;
+  'bodega.deleted': { id: number };
+  'review.posted': {
+    id: number;
+    target_type: TargetType;
+    target_id: number;
+    cat_id: number | null;
+    bodega_id: number | null;
+    rating: number;
+    comment: string;
+    created_at: string;
+    user: { id: number; username: string | null };
+  };
+  'rating.updated': TargetRef & { rating: number; review_count: number };
+  // Every photo message carries the target's `primary_photo` and `primary_thumb` as they now stand, because the
+  // primary also moves without an event of its own (first upload, deletion of the primary).
+  'photo.ready': Photo & TargetPrimary;
+  'photo.primary': TargetPrimary & { id: number };
+  'photo.deleted': TargetPrimary & { id: number };
+};
+
+/** `primary_photo` and `primary_thumb` have the meaning they have in CatSummary and BodegaSummary. */
+export type TargetPrimary = TargetRef & { primary_photo: string | null; primary_thumb: string | null };
+
+export type LiveEventType = keyof LiveData;
+
+export type LiveMessage<T extends LiveEventType = LiveEventType> = T extends LiveEventType
+  ? { type: T; cursor: string; at: string; data: LiveData[T] }
+  : never;
+
+/** What a photo's upload event says about it (never its private storage path). */
+export type PhotoUpload = {
+  filename: string;
+  caption: string;
+  uploadedBy: number | null;
+  uploadedAt: Date;
+};
+
+/**
+ * What a message needs beyond its event. Answers are "as of the event" where the log can say
+ * (so every api instance and every replay builds the same message); see lookups.ts.
+ */
+export type LiveLookups = {
+  bodegaAsOf(bodegaId: number, position: number): Promise<BodegaFields | null>;
+  photoUpload(photoId: number): Promise<PhotoUpload | null>;
+  /** The target's primary photo now, if it is ready to show. */
+  primaryPhotoOf(
+    type: TargetType,
+    targetId: number,
+  ): Promise<{ id: number; url: string; thumbUrl: string } | null>;
+  username(userId: number): Promise<string | null>;
+  /** Whether the target's own deletion was appended in this transaction (its photos go with it). */
+  targetDeletedIn(type: TargetType, targetId: number, transactionId: string): Promise<boolean>;
+};
+
+type Built<T extends LiveEventType> = [T, LiveData[T]];
+type AnyBuilt = { [T in LiveEventType]: Built<T> }[LiveEventType];
+
+export async function toLiveMessage(event: RecordedEvent, lookups: LiveLookups): Promise<LiveMessage | null> {
+  const built = await buildData(event, lookups);
+  if (!built) return null;
+  return {
+    type: built[0],
+    cursor: formatCursor(cursorOf(event)),
+    at: event.recordedAt.toISOString(),
+    data: built[1],
+  } as LiveMessage;
+}
+
+async function buildData(event: RecordedEvent, lookups: LiveLookups): Promise<AnyBuilt | null> {
+  const at = event.recordedAt.toISOString();
+  switch (event.type) {
+    case 'CatAdded':
+      return ['cat.added', await catAdded(event, lookups)];
+    case 'CatUpdated': {
+      const { cat_id, ...fields } = event.data;
+      return ['cat.updated', { id: cat_id, ...fields }];
+    }
+    case 'CatDeleted':
+      return ['cat.deleted', { id: event.data.cat_id, bodega_id: event.data.bodega_id }];
+    case 'BodegaAdded': {
+      const { bodega_id, created_by, ...fields } = event.data;
+      return ['bodega.added', newBodega(bodega_id, fields, created_by, at)];
+    }
+    case 'BodegaUpdated': {
+      const { bodega_id, ...fields } = event.data;
+      return ['bodega.updated', { id: bodega_id, ...fields }];
+    }
+    case 'BodegaDeleted':
+      return ['bodega.deleted', { id: event.data.bodega_id }];
+    case 'ReviewPosted': {
+      const d = event.data;
+      return [
+        'review.posted',
+        {
+          id: d.review_id,
+          target_type: d.target_type,
+          target_id: d.target_id,
+          cat_id: d.target_type === 'cat' ? d.target_id : null,
+          bodega_id: d.target_type === 'bodega' ? d.target_id : null,
+          rating: d.rating,
+          comment: d.comment,
+          created_at: at,
+          user: { id: d.user_id, username: await lookups.username(d.user_id) },
+        },
+      ];
+    }
+    case 'RatingRecomputed': {
+      const { target_type, target_id, rating, review_count } = event.data;
+      return ['rating.updated', { target_type, target_id, rating, review_count }];
+    }
+    case 'PhotoProcessed':
+      return photoReady(event, lookups);
+    case 'PhotoPrimarySet':
+    case 'PhotoDeleted': {
+      const d = event.data;
+      // A cat's or bodega's deletion deletes its photos first; clients hear only cat.deleted or
+      // bodega.deleted for it, as the contract describes a deletion.
+      if (
+        event.type === 'PhotoDeleted' &&
+        (await lookups.targetDeletedIn(d.target_type, d.target_id, event.transactionId))
+      )
+        return null;
+      const primary = await lookups.primaryPhotoOf(d.target_type, d.target_id);
+      const data = {
+        id: d.photo_id,
+        target_type: d.target_type,
+        target_id: d.target_id,
+        primary_photo: primary?.url ?? null,
+        primary_thumb: primary?.thumbUrl ?? null,
+      };
+      return event.type === 'PhotoPrimarySet' ? ['photo.primary', data] : ['photo.deleted', data];
+    }
+    // Not part of the stream: private (saves, upload storage), or not named by the contract.
+    case 'BodegaVerified':
+    case 'ReviewDeleted':
+    case 'PhotoUploaded':
+    case 'PhotoFailed':
+    case 'ItemSaved':
+    case 'ItemUnsaved':
+      return null;
+    default:
+      return assertNever(event);
+  }
+}
+
+async function catAdded(event: RecordedEvent<'CatAdded'>, lookups: LiveLookups): Promise<CatSummary> {
+  const { cat_id, bodega_id, created_by, ...fields } = event.data;
+  const bodega = await lookups.bodegaAsOf(bodega_id, event.position);
+  return {
+    id: cat_id,
+    ...fields,
+    bodega_id,
+    bodega_name: bodega?.name ?? '',
+    address: bodega?.address ?? '',
+    latitude: bodega?.latitude ?? null,
+    longitude: bodega?.longitude ?? null,
+    // A cat starts unrated and without photos; rating.updated and photo.* messages follow.
+    rating: 0,
+    review_count: 0,
+    primary_photo: null,
+    primary_thumb: null,
+    created_by,
+    created_at: event.recordedAt.toISOString(),
+  };
+}
+
+function newBodega(id: number, fields: BodegaFields, createdBy: number | null, at: string): BodegaSummary {
+  return {
+    id,
+    ...fields,
+    cat_count: 0,
+    rating: 0,
+    review_count: 0,
+    is_verified: false,
+    primary_photo: null,
+    primary_thumb: null,
+    created_by: createdBy,
+    created_at: at,
+  };
+}
+
+async function photoReady(
+  event: RecordedEvent<'PhotoProcessed'>,
+  lookups: LiveLookups,
+): Promise<Built<'photo.ready'> | null> {
+  const d = event.data;
+  const photo = await lookups.photoUpload(d.photo_id);
+  if (!photo) return null;
+  const primary = await lookups.primaryPhotoOf(d.target_type, d.target_id);
+  return [
+    'photo.ready',
+    {
+      id: d.photo_id,
+      target_type: d.target_type,
+      target_id: d.target_id,
+      filename: photo.filename,
+      caption: photo.caption,
+      is_primary: primary?.id === d.photo_id,
+      status: 'ready',
+      url: photoUrl(d.target_type, photo.filename, 'large'),
+      thumb_url: photoUrl(d.target_type, photo.filename, 'thumb'),
+      width: d.width,
+      height: d.height,
+      uploaded_by: photo.uploadedBy,
+      created_at: photo.uploadedAt.toISOString(),
+      primary_photo: primary?.url ?? null,
+      primary_thumb: primary?.thumbUrl ?? null,
+    },
+  ];
+}

@@ -1,0 +1,67 @@
+// Process entry: `api`, `worker`, or `all` (api + worker in one process: embedded mode).
+import { buildApp } from './app.ts';
+import { ConfigError, loadConfig } from './config.ts';
+import { closeServices, createServices } from './services.ts';
+import { startWorker, type RunningWorker } from '../workers/worker.ts';
+import { seedIfEmpty } from '../scripts/seed-data.ts';
+
+type Role = 'api' | 'worker' | 'all';
+
+export async function main(role: Role): Promise<void> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+  const services = await createServices(config);
+  const { logger } = services;
+  let worker: RunningWorker | null = null;
+  let app: Awaited<ReturnType<typeof buildApp>> | null = null;
+
+  if (role !== 'worker' && config.seedOnEmpty) {
+    const seeded = await seedIfEmpty(services);
+    if (seeded) logger.info(seeded, 'empty database: added the demo city');
+  }
+  if (role === 'worker' || role === 'all') worker = await startWorker(services);
+  if (role === 'api' || role === 'all') {
+    app = await buildApp(services);
+    await app.listen({ port: config.port, host: config.host });
+    logger.info(
+      { storage: services.database.kind, queue: services.queue.kind },
+      `Bodega Cats is running on http://localhost:${config.port}`,
+    );
+  } else {
+    logger.info({ storage: services.database.kind, queue: services.queue.kind }, 'worker started');
+  }
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    const force = setTimeout(() => process.exit(1), 15000);
+    force.unref();
+    try {
+      await app?.close(); // stops accepting, lets in-flight requests finish
+      await worker?.stop();
+      await closeServices(services);
+    } finally {
+      process.exit(0);
+    }
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+const arg = process.argv[2];
+if (arg === 'api' || arg === 'worker' || arg === 'all') {
+  void main(arg).catch((error) => {
+    console.error(error);
+    process.exit(1);
+  });
+}

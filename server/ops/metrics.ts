@@ -1,0 +1,115 @@
+// Prometheus metrics. Request figures are counted per process; log-wide figures (events appended,
+// consumer lag, queue depth) are read from the database and Redis at scrape time, so every
+// instance reports the same truth and nothing depends on which process took the write.
+import { sql } from 'kysely';
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { FastifyInstance } from 'fastify';
+import { consumerLag } from '../events/consumer.ts';
+import { QUEUE_NAMES } from '../../workers/jobs.ts';
+import { liveStats } from '../live/stats.ts';
+
+export function createMetrics(app: FastifyInstance) {
+  const { database, queue } = app.services;
+  const registry = new Registry();
+  registry.setDefaultLabels({ app: 'bodega-cats' });
+
+  const requests = new Counter({
+    name: 'http_requests_total',
+    help: 'HTTP requests by route and status',
+    labelNames: ['method', 'route', 'status'],
+    registers: [registry],
+  });
+  const latency = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'HTTP request latency by route',
+    labelNames: ['method', 'route'],
+    buckets: [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+    registers: [registry],
+  });
+
+  new Gauge({
+    name: 'events_total',
+    help: 'Events in the log (rate() of this is the append rate)',
+    registers: [registry],
+    async collect() {
+      const { rows } = await sql<{ p: number | null }>`select max(global_position) as p from events`.execute(
+        database.db,
+      );
+      this.set(Number(rows[0]?.p ?? 0));
+    },
+  });
+  const lagSeconds = new Gauge({
+    name: 'consumer_lag_seconds',
+    help: 'Age of the oldest event not yet handled by each checkpointed consumer',
+    labelNames: ['subscription'],
+    registers: [],
+  });
+  // Collected together (one query per consumer per scrape); the events gauge is serialized first.
+  new Gauge({
+    name: 'consumer_lag_events',
+    help: 'Events not yet handled by each checkpointed consumer',
+    labelNames: ['subscription'],
+    registers: [registry],
+    async collect() {
+      const subs = await database.db.selectFrom('subscriptions').select('name').execute();
+      for (const { name } of subs) {
+        const lag = await consumerLag(database.db, name);
+        this.set({ subscription: name }, lag.events);
+        lagSeconds.set({ subscription: name }, lag.seconds);
+      }
+    },
+  });
+  registry.registerMetric(lagSeconds);
+  const queueJobs = new Gauge({
+    name: 'queue_jobs',
+    help: 'Jobs per queue and state',
+    labelNames: ['queue', 'state'],
+    registers: [registry],
+    async collect() {
+      try {
+        const counts = await queue.counts();
+        for (const q of QUEUE_NAMES) {
+          for (const [state, n] of Object.entries(counts[q])) this.set({ queue: q, state }, n);
+        }
+      } catch {
+        // Redis down: the readiness probe reports it; keep the last figures.
+      }
+    },
+  });
+  void queueJobs;
+  new Gauge({
+    name: 'websocket_clients',
+    help: 'Open live-stream WebSocket connections on this process',
+    registers: [registry],
+    collect() {
+      this.set(liveStats().sockets);
+    },
+  });
+  new Gauge({
+    name: 'live_broadcaster_lag_seconds',
+    help: 'How far the live broadcaster of this process is behind the log',
+    registers: [registry],
+    collect() {
+      this.set(liveStats().lagMs / 1000);
+    },
+  });
+  new Gauge({
+    name: 'live_clients_dropped',
+    help: 'Live-stream clients dropped by this process since it started, by reason',
+    labelNames: ['reason'],
+    registers: [registry],
+    collect() {
+      const stats = liveStats();
+      this.set({ reason: 'slow' }, stats.droppedSlow);
+      this.set({ reason: 'dead' }, stats.droppedDead);
+    },
+  });
+
+  app.addHook('onResponse', async (request, reply) => {
+    const route = request.routeOptions.url ?? 'unmatched';
+    requests.inc({ method: request.method, route, status: String(reply.statusCode) });
+    latency.observe({ method: request.method, route }, reply.elapsedTime / 1000);
+  });
+
+  return registry;
+}

@@ -1,0 +1,53 @@
+// The Photo shape of API.md and the queries that list a target's photos.
+import type { Kysely } from 'kysely';
+import type { DB, PhotoRow, TargetType } from '../db/schema.ts';
+import { photoUrl } from './urls.ts';
+
+export type Photo = {
+  id: number;
+  filename: string;
+  caption: string;
+  is_primary: boolean;
+  status: 'processing' | 'ready' | 'failed';
+  url: string | null;
+  thumb_url: string | null;
+  width: number | null;
+  height: number | null;
+  uploaded_by: number | null;
+  created_at: string;
+};
+
+export function toPhoto(row: PhotoRow): Photo {
+  const ready = row.status === 'ready';
+  return {
+    id: Number(row.id),
+    filename: row.filename,
+    caption: row.caption,
+    is_primary: row.is_primary,
+    status: row.status,
+    url: ready ? photoUrl(row.target_type, row.filename, 'large') : null,
+    thumb_url: ready ? photoUrl(row.target_type, row.filename, 'thumb') : null,
+    width: ready ? row.width : null,
+    height: ready ? row.height : null,
+    uploaded_by: row.uploaded_by === null ? null : Number(row.uploaded_by),
+    created_at: new Date(row.created_at).toISOString(),
+  };
+}
+
+/** A target's photos, primary first, then oldest first. */
+export async function listPhotos(db: Kysely<DB>, type: TargetType, targetId: number): Promise<Photo[]> {
+  const rows = await db
+    .selectFrom('photos')
+    .selectAll()
+    .where('target_type', '=', type)
+    .where('target_id', '=', targetId)
+    .orderBy('is_primary', 'desc')
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+  return rows.map(toPhoto);
+}
+
+export async function findPhoto(db: Kysely<DB>, id: number): Promise<PhotoRow | undefined> {
+  return db.selectFrom('photos').selectAll().where('id', '=', id).executeTakeFirst();
+}

@@ -1,0 +1,214 @@
+// Photos of cats and bodegas: upload (signed-in), switch the primary photo and delete (the photo's
+// uploader or the item's creator). Processing happens in the photos worker.
+import fs from 'node:fs/promises';
+import multipart from '@fastify/multipart';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from '@sinclair/typebox';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { TargetType } from '../db/schema.ts';
+import { NotFound, UnsupportedMediaType } from '../errors.ts';
+import { nextId } from '../events/store.ts';
+import type { EventMetadata } from '../events/types.ts';
+import { runCommand } from '../http/idempotency.ts';
+import { Photo, errors } from '../http/schemas.ts';
+import {
+  deletePhoto,
+  findTarget,
+  lockTargetPhotos,
+  recordUpload,
+  setPrimaryPhoto,
+  targetNotFound,
+  type PhotoTarget,
+} from './commands.ts';
+import {
+  newPhotoFilename,
+  originalRelativePath,
+  originalsDir,
+  removePhotoFiles,
+  removeQuietly,
+  resolveOriginal,
+} from './files.ts';
+import { toPhoto } from './read.ts';
+import { NOT_MULTIPART, isMultipartRequest, receivePhotoUpload } from './upload.ts';
+
+// Any text is accepted as an id so that an id that cannot exist reads as "no such thing" (404).
+const TargetParams = Type.Object({ id: Type.String({ maxLength: 100 }) });
+const PhotoParams = Type.Object({
+  id: Type.String({ maxLength: 100 }),
+  photoId: Type.String({ maxLength: 100 }),
+});
+const PhotoBody = Type.Object({ photo: Photo });
+
+const FOLDERS = { cats: 'cat', bodegas: 'bodega' } as const satisfies Record<string, TargetType>;
+
+function parseId(raw: string): number | null {
+  if (!/^[0-9]{1,15}$/.test(raw)) return null;
+  const id = Number(raw);
+  return id > 0 ? id : null;
+}
+
+function targetOf(type: TargetType, raw: string): PhotoTarget {
+  const id = parseId(raw);
+  if (id === null) throw targetNotFound({ type, id: 0 });
+  return { type, id };
+}
+
+function photoIdOf(raw: string): number {
+  const id = parseId(raw);
+  if (id === null) throw new NotFound('Photo not found');
+  return id;
+}
+
+function metadataOf(request: FastifyRequest): EventMetadata {
+  return { actor_id: request.currentUser?.id ?? null, request_id: request.id };
+}
+
+/**
+ * File work that must happen once the transaction has settled but before the client hears back,
+ * so that what a client sees next (a retry, a listing of the folder) already reflects it.
+ */
+const beforeReply = new WeakMap<FastifyRequest, (reply: FastifyReply) => Promise<void>>();
+
+async function runBeforeReply(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  const work = beforeReply.get(request);
+  beforeReply.delete(request);
+  await work?.(reply);
+}
+
+async function requireMultipart(request: FastifyRequest): Promise<void> {
+  if (!isMultipartRequest(request)) throw new UnsupportedMediaType(NOT_MULTIPART);
+}
+
+const photosRoutes: FastifyPluginAsync = async (fastify) => {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const { database, store, config, logger } = app.services;
+  const { db } = database;
+  await app.register(multipart, { throwFileSizeLimit: false });
+
+  async function upload(type: TargetType, rawId: string, request: FastifyRequest, reply: FastifyReply) {
+    const target = targetOf(type, rawId);
+    const user = request.currentUser!;
+    // Refuse before reading a byte of the file when there is nothing to attach it to.
+    if (!(await findTarget(db, target))) throw targetNotFound(target);
+    const received = await receivePhotoUpload(request, config.uploadDir);
+    // Gone already when it was moved into originals/; otherwise (an error, a replay) not needed.
+    beforeReply.set(request, () => removeQuietly(received.tempPath, logger));
+    const kept: { original?: string } = {};
+    try {
+      // What an Idempotency-Key retry must repeat exactly: the same image, caption and choice.
+      request.body = {
+        photo_sha256: received.sha256,
+        caption: received.caption,
+        is_primary: received.makePrimary,
+      };
+      await runCommand(db, request, reply, async (trx) => {
+        await lockTargetPhotos(trx, target);
+        if (!(await findTarget(trx, target, true))) throw targetNotFound(target);
+        const photoId = await nextId(trx, 'photo_ids');
+        const filename = newPhotoFilename();
+        const originalPath = originalRelativePath(filename, received.type.extension);
+        kept.original = resolveOriginal(config.uploadDir, originalPath);
+        await fs.mkdir(originalsDir(config.uploadDir), { recursive: true });
+        await fs.rename(received.tempPath, kept.original);
+        const photo = await recordUpload(
+          trx,
+          store,
+          {
+            photoId,
+            target,
+            uploadedBy: user.id,
+            filename,
+            originalPath,
+            type: received.type,
+            caption: received.caption,
+            makePrimary: received.makePrimary,
+          },
+          metadataOf(request),
+        );
+        return { status: 201, body: { photo: toPhoto(photo) } };
+      });
+      // Returning the reply makes Fastify wait for the send (and its onSend work) to finish.
+      return reply;
+    } catch (error) {
+      // The transaction rolled back (or the target vanished): the stored original is an orphan.
+      if (kept.original) await removeQuietly(kept.original, logger);
+      throw error;
+    } finally {
+      await removeQuietly(received.tempPath, logger);
+    }
+  }
+
+  for (const [folder, type] of Object.entries(FOLDERS) as [keyof typeof FOLDERS, TargetType][]) {
+    app.post(
+      `/${folder}/:id/photos`,
+      {
+        onRequest: [app.requireUser, requireMultipart],
+        onSend: async (request, reply) => runBeforeReply(request, reply),
+        schema: {
+          params: TargetParams,
+          response: { 201: PhotoBody, ...errors(400, 401, 404, 409, 413, 415) },
+        },
+      },
+      (request, reply) => upload(type, request.params.id, request, reply),
+    );
+
+    app.put(
+      `/${folder}/:id/photos/:photoId/primary`,
+      {
+        preHandler: app.requireUser,
+        schema: { params: PhotoParams, response: { 200: PhotoBody, ...errors(400, 401, 403, 404, 409) } },
+      },
+      async (request, reply) => {
+        const target = targetOf(type, request.params.id);
+        const photoId = photoIdOf(request.params.photoId);
+        await runCommand(db, request, reply, async (trx) => {
+          const photo = await setPrimaryPhoto(
+            trx,
+            store,
+            target,
+            photoId,
+            request.currentUser!,
+            metadataOf(request),
+          );
+          return { status: 200, body: { photo: toPhoto(photo) } };
+        });
+        return reply;
+      },
+    );
+
+    app.delete(
+      `/${folder}/:id/photos/:photoId`,
+      {
+        preHandler: app.requireUser,
+        onSend: async (request, reply) => runBeforeReply(request, reply),
+        schema: {
+          params: PhotoParams,
+          response: { 200: Type.Object({ message: Type.String() }), ...errors(400, 401, 403, 404, 409) },
+        },
+      },
+      async (request, reply) => {
+        const target = targetOf(type, request.params.id);
+        const photoId = photoIdOf(request.params.photoId);
+        await runCommand(db, request, reply, async (trx) => {
+          const photo = await deletePhoto(
+            trx,
+            store,
+            target,
+            photoId,
+            request.currentUser!,
+            metadataOf(request),
+          );
+          // A success reply means the event committed. The photos job that PhotoDeleted dispatches
+          // removes the same files again, so a failure here or a crash before it leaves nothing behind.
+          beforeReply.set(request, async (sent) => {
+            if (sent.statusCode === 200) await removePhotoFiles(config.uploadDir, photo, logger);
+          });
+          return { status: 200, body: { message: 'Photo deleted successfully' } };
+        });
+        return reply;
+      },
+    );
+  }
+};
+
+export default photosRoutes;

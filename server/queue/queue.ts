@@ -1,0 +1,23 @@
+// The job queue behind one small interface: BullMQ on Redis, or an in-process runner that calls
+// the same processors (embedded mode).
+import type { JobRequest, Processors, QueueName } from '../../workers/jobs.ts';
+
+export type QueueCounts = Record<
+  QueueName,
+  { waiting: number; active: number; delayed: number; failed: number; completed: number }
+>;
+
+export type JobQueue = {
+  kind: 'bullmq' | 'inline';
+  /** Adds jobs; a job whose id was added before is ignored. Rejects fast when the queue is down. */
+  add(jobs: JobRequest[]): Promise<void>;
+  /** Starts consuming with the given processors (a worker process, or embedded mode). */
+  process(processors: Processors, concurrency: Record<QueueName, number>): Promise<void>;
+  counts(): Promise<QueueCounts>;
+  /** Resolves once no job is waiting or running (tests and shutdown). */
+  idle(): Promise<void>;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+  /** The BullMQ queues behind this queue, for the operators' dashboard (BullMQ only). */
+  bullQueues?(): import('bullmq').Queue[];
+};

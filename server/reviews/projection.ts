@@ -1,0 +1,61 @@
+// The reviews read model: one row per live review. A deleted cat or bodega takes its reviews with
+// it (a bodega's cats go through their own CatDeleted events, appended before BodegaDeleted).
+import type { Insertable, Kysely } from 'kysely';
+import type { DB } from '../db/schema.ts';
+import { batchedApply, chunks, type BatchPlan, type Projection } from '../events/projection.ts';
+import { removeDeletedTargetRows } from '../events/target-rows.ts';
+import { assertNever, type RecordedEvent } from '../events/types.ts';
+
+const HANDLES = ['ReviewPosted', 'ReviewDeleted', 'CatDeleted', 'BodegaDeleted'] as const;
+type Handled = (typeof HANDLES)[number];
+
+function reviewRow(event: RecordedEvent<'ReviewPosted'>): Insertable<DB['reviews']> {
+  const d = event.data;
+  return {
+    id: d.review_id,
+    target_type: d.target_type,
+    target_id: d.target_id,
+    user_id: d.user_id,
+    rating: d.rating,
+    comment: d.comment,
+    created_at: event.recordedAt,
+  };
+}
+
+/** Runs of posted reviews become multi-row inserts; deletions are applied in order between them. */
+const reviewsBatch: BatchPlan<Insertable<DB['reviews']>[]> = {
+  start: () => [],
+  fold(rows, event) {
+    if (event.type !== 'ReviewPosted') return false;
+    rows.push(reviewRow(event as RecordedEvent<'ReviewPosted'>));
+    return true;
+  },
+  async flush(trx, rows) {
+    for (const part of chunks(rows)) await trx.insertInto('reviews').values(part).execute();
+  },
+};
+
+async function applyReviewEvent(trx: Kysely<DB>, e: RecordedEvent): Promise<void> {
+  const event = e as RecordedEvent<Handled>;
+  switch (event.type) {
+    case 'ReviewPosted':
+      await trx.insertInto('reviews').values(reviewRow(event)).execute();
+      return;
+    case 'ReviewDeleted':
+      await trx.deleteFrom('reviews').where('id', '=', event.data.review_id).execute();
+      return;
+    case 'CatDeleted':
+    case 'BodegaDeleted':
+      return removeDeletedTargetRows(trx, 'reviews', event);
+    default:
+      assertNever(event);
+  }
+}
+
+export const reviewsProjection: Projection = {
+  name: 'reviews',
+  tables: ['reviews'],
+  handles: HANDLES,
+  apply: applyReviewEvent,
+  applyBatch: batchedApply(reviewsBatch, applyReviewEvent),
+};

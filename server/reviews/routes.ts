@@ -1,0 +1,140 @@
+// Reviews: list a cat's or a bodega's reviews (public), post one (signed-in, one per target),
+// delete one's own. Ratings are not touched here: the ratings worker recomputes them from the log.
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { Type } from '@sinclair/typebox';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { TargetType } from '../db/schema.ts';
+import { Invalid, NotFound } from '../errors.ts';
+import type { EventMetadata } from '../events/types.ts';
+import { runCommand } from '../http/idempotency.ts';
+import { PageQuery, Pagination, Review, errors, pagination } from '../http/schemas.ts';
+import { COMMENT_MAX, deleteReview, postReview, requireTarget } from './commands.ts';
+import { findReview, listReviews, type ReviewTarget } from './read.ts';
+
+const OptionalId = Type.Optional(Type.Union([Type.Integer({ minimum: 1 }), Type.Null()]));
+
+const PostBody = Type.Object(
+  {
+    cat_id: OptionalId,
+    bodega_id: OptionalId,
+    rating: Type.Integer({ minimum: 1, maximum: 5 }),
+    comment: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  },
+  { additionalProperties: false },
+);
+
+// Any text is accepted as an id so that an id that cannot exist reads as "no such thing" (404),
+// the same as for cats and bodegas themselves.
+const TargetParams = Type.Object({ id: Type.String({ maxLength: 100 }) });
+
+function parseId(raw: string): number | null {
+  if (!/^[0-9]{1,15}$/.test(raw)) return null;
+  const id = Number(raw);
+  return id > 0 ? id : null;
+}
+
+function targetOf(body: { cat_id?: number | null; bodega_id?: number | null }): ReviewTarget {
+  const cat = body.cat_id ?? null;
+  const bodega = body.bodega_id ?? null;
+  if ((cat === null) === (bodega === null)) {
+    const message = 'Give exactly one of cat_id or bodega_id';
+    throw new Invalid(message, { cat_id: message, bodega_id: message });
+  }
+  return cat !== null ? { type: 'cat', id: cat } : { type: 'bodega', id: bodega! };
+}
+
+/** Postgres text and jsonb reject NUL; an unpaired surrogate is not valid UTF-8. */
+// eslint-disable-next-line no-control-regex -- NUL is exactly what this looks for
+const NOT_STORABLE = /\u0000|\p{Cs}/u;
+
+function commentOf(raw: string | null | undefined): string {
+  const comment = (raw ?? '').trim();
+  if (NOT_STORABLE.test(comment)) {
+    const message = 'contains characters that are not allowed';
+    throw new Invalid(`comment ${message}`, { comment: message });
+  }
+  if (comment.length > COMMENT_MAX) {
+    const message = `must be at most ${COMMENT_MAX} characters`;
+    throw new Invalid(`comment ${message}`, { comment: message });
+  }
+  return comment;
+}
+
+function metadataOf(request: FastifyRequest): EventMetadata {
+  return { actor_id: request.currentUser?.id ?? null, request_id: request.id };
+}
+
+const reviewsRoutes: FastifyPluginAsync = async (fastify) => {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const { database, store } = app.services;
+
+  for (const type of ['cat', 'bodega'] as const satisfies readonly TargetType[]) {
+    app.get(
+      `/${type}/:id`,
+      {
+        schema: {
+          params: TargetParams,
+          querystring: Type.Object(PageQuery),
+          response: {
+            200: Type.Object({ reviews: Type.Array(Review), pagination: Pagination }),
+            ...errors(400, 404),
+          },
+        },
+      },
+      async (request) => {
+        const id = parseId(request.params.id);
+        const notFound = new NotFound(`${type === 'cat' ? 'Cat' : 'Bodega'} not found`);
+        if (id === null) throw notFound;
+        const target = { type, id };
+        await requireTarget(database.db, target);
+        const page = request.query.page ?? 1;
+        const perPage = request.query.per_page ?? 20;
+        const { reviews, total } = await listReviews(database.db, target, page, perPage);
+        return { reviews, pagination: pagination(total, page, perPage) };
+      },
+    );
+  }
+
+  app.post(
+    '/',
+    {
+      onRequest: app.requireUser,
+      schema: {
+        body: PostBody,
+        response: { 201: Type.Object({ review: Review }), ...errors(400, 401, 404, 409, 503) },
+      },
+    },
+    async (request, reply) => {
+      const user = request.currentUser!;
+      const target = targetOf(request.body);
+      const comment = commentOf(request.body.comment);
+      await runCommand(database.db, request, reply, async (trx) => {
+        const input = { userId: user.id, target, rating: request.body.rating, comment };
+        const id = await postReview(trx, store, input, metadataOf(request));
+        return { status: 201, body: { review: await findReview(trx, id) } };
+      });
+    },
+  );
+
+  app.delete(
+    '/:id',
+    {
+      onRequest: app.requireUser,
+      schema: {
+        params: TargetParams,
+        response: { 200: Type.Object({ message: Type.String() }), ...errors(401, 403, 404, 409, 503) },
+      },
+    },
+    async (request, reply) => {
+      const reviewId = parseId(request.params.id);
+      if (reviewId === null) throw new NotFound('Review not found');
+      const userId = request.currentUser!.id;
+      await runCommand(database.db, request, reply, async (trx) => {
+        await deleteReview(trx, store, { userId, reviewId }, metadataOf(request));
+        return { status: 200, body: { message: 'Review deleted' } };
+      });
+    },
+  );
+};
+
+export default reviewsRoutes;

@@ -1,0 +1,77 @@
+// Bodega search: text, filters and an optional circle, all applied together.
+import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
+import type { DB } from '../db/schema.ts';
+import { selectBodegaSummaries, toBodegaSummary, type BodegaSummary } from '../catalogue/read.ts';
+import { chordToKm, type Circle } from './geo.ts';
+import { countMatches } from './matching.ts';
+import { nearestPage } from './nearest-page.ts';
+import type { BodegaFilters, Page } from './params.ts';
+import { rankedIds, type Ordering } from './ranked-page.ts';
+import { textMatches, textScore, type TextQuery } from './text.ts';
+
+export type BodegaSearch = {
+  text: TextQuery | null;
+  filters: BodegaFilters;
+  circle: Circle | null;
+  page: Page;
+};
+export type BodegaResults = { bodegas: (BodegaSummary & { distance?: number })[]; total: number };
+
+/** Every filter and the text; the circle, if any, is the nearest page's own. */
+function conditionsOf(search: BodegaSearch): Expression<SqlBool>[] {
+  const { filters, text } = search;
+  const out: Expression<SqlBool>[] = [];
+  if (filters.catCount.min !== null) out.push(sql<boolean>`bodegas.cat_count >= ${filters.catCount.min}`);
+  if (filters.catCount.max !== null) out.push(sql<boolean>`bodegas.cat_count <= ${filters.catCount.max}`);
+  if (filters.verifiedOnly) out.push(sql<boolean>`bodegas.is_verified`);
+  if (filters.rating.min !== null) out.push(sql<boolean>`bodegas.rating >= ${filters.rating.min}`);
+  if (filters.rating.max !== null) out.push(sql<boolean>`bodegas.rating <= ${filters.rating.max}`);
+  if (text) out.push(textMatches('bodegas', text));
+  return out;
+}
+
+/** Best match first with text, else newest first. */
+function orderingOf(text: TextQuery | null): Ordering {
+  return text
+    ? { rank: textScore('bodegas', text), direction: 'desc' }
+    : { rank: sql<number>`0`, direction: 'desc' };
+}
+
+async function nearest(db: Kysely<DB>, search: BodegaSearch, circle: Circle): Promise<BodegaResults> {
+  const { hits, total } = await nearestPage(db, 'bodegas', conditionsOf(search), circle, search.page);
+  const ids = hits.map((h) => h.id);
+  const rows = ids.length > 0 ? await selectBodegaSummaries(db).where('bodegas.id', 'in', ids).execute() : [];
+  const byId = new Map(rows.map((row) => [Number(row.id), row]));
+  // A bodega deleted between the two reads is simply left out.
+  const bodegas = hits.flatMap((hit) => {
+    const row = byId.get(hit.id);
+    return row ? [{ ...toBodegaSummary(row), distance: chordToKm(hit.chord) }] : [];
+  });
+  return { bodegas, total };
+}
+
+async function ranked(db: Kysely<DB>, search: BodegaSearch): Promise<BodegaResults> {
+  const conditions = conditionsOf(search);
+  const ordering = orderingOf(search.text);
+  const rows = await selectBodegaSummaries(db)
+    .innerJoin(
+      rankedIds(db, 'bodegas', conditions, ordering, search.page).as('hits'),
+      'hits.id',
+      'bodegas.id',
+    )
+    .select('hits.total')
+    .orderBy('hits.rank', ordering.direction)
+    .orderBy('bodegas.id', ordering.direction)
+    .execute();
+  const total = rows[0]
+    ? Number(rows[0].total)
+    : search.page.page === 1
+      ? 0
+      : await countMatches(db, 'bodegas', conditions);
+  return { bodegas: rows.map(toBodegaSummary), total };
+}
+
+/** Nearest first within a circle; else best match first for text; else newest first. */
+export async function searchBodegas(db: Kysely<DB>, search: BodegaSearch): Promise<BodegaResults> {
+  return search.circle ? nearest(db, search, search.circle) : ranked(db, search);
+}

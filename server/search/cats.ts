@@ -1,0 +1,73 @@
+// Cat search: text, filters and an optional circle, all applied together.
+import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
+import type { DB } from '../db/schema.ts';
+import { selectCatSummaries, toCatSummary, type CatSummary } from '../catalogue/read.ts';
+import { chordToKm, type Circle } from './geo.ts';
+import { countMatches } from './matching.ts';
+import { nearestPage } from './nearest-page.ts';
+import type { CatFilters, Page } from './params.ts';
+import { rankedIds, type Ordering } from './ranked-page.ts';
+import { textMatches, textScore, type TextQuery } from './text.ts';
+
+export type CatSearch = { text: TextQuery | null; filters: CatFilters; circle: Circle | null; page: Page };
+export type CatResults = { cats: (CatSummary & { distance?: number })[]; total: number };
+
+/** Labels compare case- and edge-space-insensitively, the way the filter options merge them. */
+function sameLabel(column: 'cats.breed' | 'cats.personality', value: string): Expression<SqlBool> {
+  return sql<boolean>`(btrim(${sql.ref(column)}) <> '' and lower(btrim(${sql.ref(column)})) = lower(${value}))`;
+}
+
+/** Every filter and the text; the circle, if any, is the nearest page's own. */
+function conditionsOf(search: CatSearch): Expression<SqlBool>[] {
+  const { filters, text } = search;
+  const out: Expression<SqlBool>[] = [];
+  if (filters.breed !== null) out.push(sameLabel('cats.breed', filters.breed));
+  if (filters.personality !== null) out.push(sameLabel('cats.personality', filters.personality));
+  if (filters.isFriendly !== null) out.push(sql<boolean>`cats.is_friendly = ${filters.isFriendly}`);
+  if (filters.rating.min !== null) out.push(sql<boolean>`cats.rating >= ${filters.rating.min}`);
+  if (filters.rating.max !== null) out.push(sql<boolean>`cats.rating <= ${filters.rating.max}`);
+  if (text) out.push(textMatches('cats', text));
+  return out;
+}
+
+/** Best match first with text, else newest first. */
+function orderingOf(text: TextQuery | null): Ordering {
+  return text
+    ? { rank: textScore('cats', text), direction: 'desc' }
+    : { rank: sql<number>`0`, direction: 'desc' };
+}
+
+async function nearest(db: Kysely<DB>, search: CatSearch, circle: Circle): Promise<CatResults> {
+  const { hits, total } = await nearestPage(db, 'cats', conditionsOf(search), circle, search.page);
+  const ids = hits.map((h) => h.id);
+  const rows = ids.length > 0 ? await selectCatSummaries(db).where('cats.id', 'in', ids).execute() : [];
+  const byId = new Map(rows.map((row) => [Number(row.id), row]));
+  // A cat deleted between the two reads is simply left out.
+  const cats = hits.flatMap((hit) => {
+    const row = byId.get(hit.id);
+    return row ? [{ ...toCatSummary(row), distance: chordToKm(hit.chord) }] : [];
+  });
+  return { cats, total };
+}
+
+async function ranked(db: Kysely<DB>, search: CatSearch): Promise<CatResults> {
+  const conditions = conditionsOf(search);
+  const ordering = orderingOf(search.text);
+  const rows = await selectCatSummaries(db)
+    .innerJoin(rankedIds(db, 'cats', conditions, ordering, search.page).as('hits'), 'hits.id', 'cats.id')
+    .select('hits.total')
+    .orderBy('hits.rank', ordering.direction)
+    .orderBy('cats.id', ordering.direction)
+    .execute();
+  const total = rows[0]
+    ? Number(rows[0].total)
+    : search.page.page === 1
+      ? 0
+      : await countMatches(db, 'cats', conditions);
+  return { cats: rows.map(toCatSummary), total };
+}
+
+/** Nearest first within a circle; else best match first for text; else newest first. */
+export async function searchCats(db: Kysely<DB>, search: CatSearch): Promise<CatResults> {
+  return search.circle ? nearest(db, search, search.circle) : ranked(db, search);
+}

@@ -1,0 +1,109 @@
+// Search query strings: their schemas (validated and coerced by Fastify) and the checks that span
+// several fields. Every filter of API.md is declared here once and shared by all endpoints.
+import { Type, type Static } from '@sinclair/typebox';
+import { Invalid } from '../errors.ts';
+import { PageQuery } from '../http/schemas.ts';
+
+export const Q_MAX = 200;
+
+const TrueFalse = Type.Union([Type.Literal('true'), Type.Literal('false')]);
+const Rating = Type.Number({ minimum: 0, maximum: 5 });
+const CatCount = Type.Integer({ minimum: 0, maximum: 100 });
+const Label = Type.String({ maxLength: 100 });
+
+const textFields = { q: Type.Optional(Type.String({ maxLength: Q_MAX })) };
+const ratingFields = { min_rating: Type.Optional(Rating), max_rating: Type.Optional(Rating) };
+const catFields = {
+  breed: Type.Optional(Label),
+  personality: Type.Optional(Label),
+  is_friendly: Type.Optional(TrueFalse),
+};
+const bodegaFields = {
+  min_cats: Type.Optional(CatCount),
+  max_cats: Type.Optional(CatCount),
+  verified_only: Type.Optional(TrueFalse),
+};
+
+export const CatSearchQuery = Type.Object({ ...textFields, ...catFields, ...ratingFields, ...PageQuery });
+export const BodegaSearchQuery = Type.Object({
+  ...textFields,
+  ...bodegaFields,
+  ...ratingFields,
+  ...PageQuery,
+});
+export const NearbyQuery = Type.Object({
+  lat: Type.Number({ minimum: -90, maximum: 90 }),
+  lng: Type.Number({ minimum: -180, maximum: 180 }),
+  radius: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 50 })),
+  type: Type.Optional(Type.Union([Type.Literal('cats'), Type.Literal('bodegas')])),
+  ...textFields,
+  ...catFields,
+  ...bodegaFields,
+  ...ratingFields,
+  ...PageQuery,
+});
+
+export type CatSearchQuery = Static<typeof CatSearchQuery>;
+export type BodegaSearchQuery = Static<typeof BodegaSearchQuery>;
+export type NearbyQuery = Static<typeof NearbyQuery>;
+
+export type RatingRange = { min: number | null; max: number | null };
+export type CatFilters = {
+  breed: string | null;
+  personality: string | null;
+  isFriendly: boolean | null;
+  rating: RatingRange;
+};
+export type BodegaFilters = {
+  catCount: { min: number | null; max: number | null };
+  verifiedOnly: boolean;
+  rating: RatingRange;
+};
+export type Page = { page: number; perPage: number };
+
+function range(min: number | undefined, max: number | undefined, minField: string, maxField: string) {
+  if (min !== undefined && max !== undefined && min > max) {
+    const message = `must not be greater than ${maxField}`;
+    throw new Invalid(`${minField} ${message}`, { [minField]: message });
+  }
+  return { min: min ?? null, max: max ?? null };
+}
+
+/** An empty or blank label means "any" (the client's "All Breeds" option). */
+function label(value: string | undefined): string | null {
+  const trimmed = value?.trim() ?? '';
+  return trimmed === '' ? null : trimmed;
+}
+
+export function catFiltersOf(query: Omit<CatSearchQuery, 'page' | 'per_page'>): CatFilters {
+  return {
+    breed: label(query.breed),
+    personality: label(query.personality),
+    isFriendly: query.is_friendly === undefined ? null : query.is_friendly === 'true',
+    rating: range(query.min_rating, query.max_rating, 'min_rating', 'max_rating'),
+  };
+}
+
+export function bodegaFiltersOf(query: Omit<BodegaSearchQuery, 'page' | 'per_page'>): BodegaFilters {
+  return {
+    catCount: range(query.min_cats, query.max_cats, 'min_cats', 'max_cats'),
+    verifiedOnly: query.verified_only === 'true',
+    rating: range(query.min_rating, query.max_rating, 'min_rating', 'max_rating'),
+  };
+}
+
+export function pageOf(query: { page?: number; per_page?: number }): Page {
+  return { page: query.page ?? 1, perPage: query.per_page ?? 20 };
+}
+
+const BODEGA_ONLY = ['min_cats', 'max_cats', 'verified_only'] as const;
+const CAT_ONLY = ['breed', 'personality', 'is_friendly'] as const;
+
+/** A filter of the other type would silently do nothing on nearby, so it is refused instead. */
+export function rejectFiltersOfOtherType(query: NearbyQuery, type: 'cats' | 'bodegas'): void {
+  const foreign = type === 'cats' ? BODEGA_ONLY : CAT_ONLY;
+  const given = foreign.filter((field) => query[field] !== undefined);
+  if (given.length === 0) return;
+  const message = `only applies when type is ${type === 'cats' ? 'bodegas' : 'cats'}`;
+  throw new Invalid(`${given[0]} ${message}`, Object.fromEntries(given.map((f) => [f, message])));
+}

@@ -1,0 +1,114 @@
+// Public search: cats, bodegas, nearby (either, with every filter of its type) and filter options.
+import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import { Type } from '@sinclair/typebox';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { BodegaSummary, CatSummary, Pagination, errors, pagination } from '../http/schemas.ts';
+import { searchBodegas } from './bodegas.ts';
+import { searchCats } from './cats.ts';
+import { listFilterOptions } from './filter-options.ts';
+import {
+  BodegaSearchQuery,
+  CatSearchQuery,
+  NearbyQuery,
+  bodegaFiltersOf,
+  catFiltersOf,
+  pageOf,
+  rejectFiltersOfOtherType,
+} from './params.ts';
+import { parseTextQuery } from './text.ts';
+
+const CatList = Type.Object({ cats: Type.Array(CatSummary), pagination: Pagination });
+const BodegaList = Type.Object({ bodegas: Type.Array(BodegaSummary), pagination: Pagination });
+const NearbyList = Type.Object({
+  cats: Type.Optional(Type.Array(CatSummary)),
+  bodegas: Type.Optional(Type.Array(BodegaSummary)),
+  pagination: Pagination,
+});
+const FilterOptions = Type.Object({
+  breeds: Type.Array(Type.String()),
+  personalities: Type.Array(Type.String()),
+});
+
+const searchRoutes: FastifyPluginAsync = async (fastify) => {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const { database, config } = app.services;
+  /**
+   * Answers from the search cache, which keeps the body as the route's response serializer wrote
+   * it. The key is the route and its parsed, validated query (defaults filled in).
+   */
+  const cached = async (
+    reply: FastifyReply,
+    route: string,
+    search: object,
+    compute: () => Promise<object>,
+  ) => {
+    const key = `${route} ${JSON.stringify(search)}`;
+    const body = await app.searchCache.get(key, async () => reply.serialize(await compute()) as string);
+    return reply.type('application/json; charset=utf-8').send(body);
+  };
+
+  app.get('/filters', { schema: { response: { 200: FilterOptions } } }, async (_request, reply) =>
+    cached(reply, 'filters', {}, () => listFilterOptions(database.db)),
+  );
+
+  app.get(
+    '/cats',
+    { schema: { querystring: CatSearchQuery, response: { 200: CatList, ...errors(400) } } },
+    async (request, reply) => {
+      const search = {
+        text: parseTextQuery(request.query.q),
+        filters: catFiltersOf(request.query),
+        circle: null,
+        page: pageOf(request.query),
+      };
+      return cached(reply, 'cats', search, async () => {
+        const { cats, total } = await searchCats(database.db, search);
+        return { cats, pagination: pagination(total, search.page.page, search.page.perPage) };
+      });
+    },
+  );
+
+  app.get(
+    '/bodegas',
+    { schema: { querystring: BodegaSearchQuery, response: { 200: BodegaList, ...errors(400) } } },
+    async (request, reply) => {
+      const search = {
+        text: parseTextQuery(request.query.q),
+        filters: bodegaFiltersOf(request.query),
+        circle: null,
+        page: pageOf(request.query),
+      };
+      return cached(reply, 'bodegas', search, async () => {
+        const { bodegas, total } = await searchBodegas(database.db, search);
+        return { bodegas, pagination: pagination(total, search.page.page, search.page.perPage) };
+      });
+    },
+  );
+
+  app.get(
+    '/nearby',
+    { schema: { querystring: NearbyQuery, response: { 200: NearbyList, ...errors(400) } } },
+    async (request, reply) => {
+      const { query } = request;
+      const type = query.type ?? 'cats';
+      rejectFiltersOfOtherType(query, type);
+      const page = pageOf(query);
+      const circle = { lat: query.lat, lng: query.lng, radiusKm: query.radius ?? config.nearbyRadiusKm };
+      const text = parseTextQuery(query.q);
+      if (type === 'bodegas') {
+        const search = { text, filters: bodegaFiltersOf(query), circle, page };
+        return cached(reply, 'nearby bodegas', search, async () => {
+          const found = await searchBodegas(database.db, search);
+          return { bodegas: found.bodegas, pagination: pagination(found.total, page.page, page.perPage) };
+        });
+      }
+      const search = { text, filters: catFiltersOf(query), circle, page };
+      return cached(reply, 'nearby cats', search, async () => {
+        const found = await searchCats(database.db, search);
+        return { cats: found.cats, pagination: pagination(found.total, page.page, page.perPage) };
+      });
+    },
+  );
+};
+
+export default searchRoutes;

@@ -1,0 +1,68 @@
+// Free-text matching over the weighted search documents. Every query word must match, in any
+// field and any order: as the start of a word ("whisk" finds "Whiskers"), or, when no word used
+// in the catalogue starts with it, as one of the used words closest to it by trigram similarity
+// ("wiskers" finds "whiskers"). The final match is one GIN lookup on the documents; trigrams only
+// ever run against the small word list. User text reaches SQL only as bound parameters.
+import { sql, type RawBuilder } from 'kysely';
+
+const MAX_WORDS = 12;
+/** Shorter words only match as prefixes: their trigrams are too few to tell a typo from noise. */
+const FUZZY_MIN_LENGTH = 3;
+/** Close words tried for a word that matches nothing as typed. */
+const FUZZY_ALTERNATIVES = 4;
+
+/** The query's words: lower case, letters and digits only. */
+export type TextQuery = { words: string[] };
+
+/**
+ * Splits the query into words of letters and digits; everything else (`%`, `_`, quotes,
+ * backslashes, operators) only separates words. Null for a blank query (list everything); no
+ * words for a query made only of symbols (it matches nothing).
+ */
+export function parseTextQuery(q: string | undefined): TextQuery | null {
+  const text = (q ?? '').normalize('NFKC').trim();
+  if (text === '') return null;
+  const words = text
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((w) => w !== '')
+    .slice(0, MAX_WORDS);
+  return { words };
+}
+
+/**
+ * The tsquery `('wiskers':* | 'whiskers' | ...) & ('tabby':*)`. Words are joined with spaces for
+ * the single parameter; they contain only letters and digits, and the word list holds no quote or
+ * backslash, so quoting them as lexemes is exact.
+ */
+export function tsqueryOf(text: TextQuery): RawBuilder<unknown> {
+  return sql`(
+    select to_tsquery('simple', string_agg('(' || alternatives || ')', ' & ' order by n))
+    from (
+      select n, '''' || w || ''':*' || case
+        when length(w) < ${FUZZY_MIN_LENGTH} then ''
+        when exists (select 1 from search_words where word >= w and word < w || chr(1114111)) then ''
+        else coalesce((
+          select string_agg(' | ''' || near.word || '''', '' order by near.score desc, near.word)
+          from (
+            select word, similarity(word, w) as score from search_words
+            where word % w order by score desc, word limit ${FUZZY_ALTERNATIVES}
+          ) near), '')
+      end as alternatives
+      from unnest(string_to_array(${text.words.join(' ')}, ' ')) with ordinality as typed(w, n)
+    ) per_word)`;
+}
+
+type Searchable = 'cats' | 'bodegas';
+
+/** One GIN lookup on the documents. */
+export function textMatches(table: Searchable, text: TextQuery): RawBuilder<boolean> {
+  if (text.words.length === 0) return sql<boolean>`false`;
+  return sql<boolean>`${sql.ref(`${table}.search_doc`)} @@ ${tsqueryOf(text)}`;
+}
+
+/** Best match first: more of the words, in heavier fields (name, then labels and address). */
+export function textScore(table: Searchable, text: TextQuery): RawBuilder<number> {
+  if (text.words.length === 0) return sql<number>`0`;
+  return sql<number>`ts_rank(${sql.ref(`${table}.search_doc`)}, ${tsqueryOf(text)})`;
+}

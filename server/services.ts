@@ -1,0 +1,68 @@
+// The shared services every process builds once: storage, event store, queue, logger.
+import pino, { type Logger } from 'pino';
+import type { Config } from './config.ts';
+import { openDatabase, type Database } from './db/database.ts';
+import { migrateToLatest } from './db/migrate.ts';
+import { createEventStore, type EventStore } from './events/store.ts';
+import { createBullQueue } from './queue/bullmq.ts';
+import { createInlineQueue } from './queue/inline.ts';
+import type { JobQueue } from './queue/queue.ts';
+import { projections } from './domains.ts';
+import type { Projection } from './events/projection.ts';
+
+export type Services = {
+  config: Config;
+  database: Database;
+  store: EventStore;
+  queue: JobQueue;
+  logger: Logger;
+};
+
+export type ServiceOptions = {
+  /** An already-open database (tests share one per file). */
+  database?: Database;
+  queue?: JobQueue;
+  logger?: Logger;
+  migrate?: boolean;
+  queuePrefix?: string;
+  /** The projections appends run inline (all of them unless a deployment is being rehearsed). */
+  projections?: readonly Projection[];
+};
+
+export function createLogger(config: Config): Logger {
+  return pino({
+    level: config.logLevel,
+    redact: { paths: ['req.headers.authorization', '*.password', '*.password_hash'], censor: '[redacted]' },
+  });
+}
+
+export async function createServices(config: Config, options: ServiceOptions = {}): Promise<Services> {
+  const logger = options.logger ?? createLogger(config);
+  const database =
+    options.database ??
+    (await openDatabase({ url: config.databaseUrl, dataDir: config.databaseUrl ? null : config.dataDir }));
+  if (options.migrate !== false) {
+    const applied = await migrateToLatest(database.db);
+    if (applied.length > 0) logger.info({ applied }, 'migrations applied');
+  }
+  const queue =
+    options.queue ??
+    (config.redisUrl
+      ? createBullQueue({
+          url: config.redisUrl,
+          prefix: options.queuePrefix,
+          onError: (error) => logger.warn({ err: error }, 'redis error'),
+          onFailed: (queueName, jobId, error) =>
+            logger.error({ err: error, queue: queueName, jobId }, 'job failed'),
+        })
+      : createInlineQueue({
+          onFailed: (job, error) =>
+            logger.error({ err: error, queue: job.queue, jobId: job.id }, 'job failed'),
+        }));
+  return { config, database, store: createEventStore(options.projections ?? projections), queue, logger };
+}
+
+export async function closeServices(services: Services): Promise<void> {
+  await services.queue.close();
+  await services.database.close();
+}

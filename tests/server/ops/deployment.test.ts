@@ -1,0 +1,34 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+
+// No Docker engine runs where the tests run, so the compose file is checked for the topology it
+// promises: the same topology the multi-process test starts with local Postgres and Redis.
+describe('docker-compose topology', () => {
+  const compose = parse(readFileSync('docker-compose.yml', 'utf8'), { merge: true });
+  const services = compose.services;
+
+  it('runs postgres, redis, a one-shot migration, two api replicas, a worker and a proxy', () => {
+    expect(Object.keys(services).sort()).toEqual(['api', 'migrate', 'postgres', 'proxy', 'redis', 'worker']);
+    expect(services.api.deploy.replicas).toBe(2);
+    expect(services.api.depends_on.migrate.condition).toBe('service_completed_successfully');
+    expect(services.worker.depends_on.migrate.condition).toBe('service_completed_successfully');
+  });
+
+  it('shares the uploads volume between api and worker and health-checks every service', () => {
+    expect(services.api.volumes).toContain('uploads:/data/uploads');
+    expect(services.worker.volumes).toContain('uploads:/data/uploads');
+    for (const name of ['postgres', 'redis', 'api']) expect(services[name].healthcheck).toBeDefined();
+  });
+
+  it('requires a JWT secret and runs production mode', () => {
+    expect(services.api.environment.NODE_ENV).toBe('production');
+    expect(services.api.environment.JWT_SECRET).toMatch(/\?/);
+  });
+
+  it('builds in stages and runs as a non-root user', () => {
+    const dockerfile = readFileSync('Dockerfile', 'utf8');
+    expect(dockerfile.match(/^FROM /gm)?.length).toBeGreaterThanOrEqual(3);
+    expect(dockerfile).toMatch(/^USER node$/m);
+  });
+});

@@ -1,0 +1,99 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../../server/config.ts';
+import { call, createTestApp, type TestApp } from '../../helpers/app.ts';
+
+describe('operations surface', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({
+      config: { operatorToken: 'operator-token-0123456789', writeRateLimitPerMinute: 3 },
+    });
+  });
+  afterAll(async () => t.close());
+
+  it('exposes Prometheus metrics for requests, the log, consumers and queues', async () => {
+    await call(t.app, 'GET', '/api/health');
+    const res = await t.app.inject({ method: 'GET', url: '/metrics' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toContain('text/plain');
+    for (const name of [
+      'http_requests_total',
+      'http_request_duration_seconds',
+      'events_total',
+      'consumer_lag_events',
+      'consumer_lag_seconds',
+      'queue_jobs',
+      'websocket_clients',
+    ]) {
+      expect(res.body).toContain(name);
+    }
+    expect(res.body).toMatch(/http_requests_total\{[^}]*route="\/api\/health"[^}]*status="200"/);
+    expect(res.body).toMatch(/consumer_lag_events\{[^}]*subscription="job-dispatcher"/);
+  });
+
+  it('serves an OpenAPI document generated from the route schemas', async () => {
+    const res = await call(t.app, 'GET', '/api/docs/json');
+    expect(res.status).toBe(200);
+    expect(res.body.openapi).toMatch(/^3\./);
+    expect(Object.keys(res.body.paths)).toContain('/api/health');
+    const page = await t.app.inject({ method: 'GET', url: '/api/docs/' });
+    expect(page.statusCode).toBe(200);
+  });
+
+  it('sends security headers', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/health' });
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['content-security-policy']).toContain("default-src 'self'");
+    expect(res.headers['x-frame-options']).toBeDefined();
+  });
+
+  it('keeps the queue view behind the operator token', async () => {
+    expect((await call(t.app, 'GET', '/api/admin/queues')).status).toBe(401);
+    expect((await call(t.app, 'GET', '/api/admin/queues', undefined, 'wrong')).status).toBe(401);
+    const ok = await call(t.app, 'GET', '/api/admin/queues', undefined, 'operator-token-0123456789');
+    expect(ok.status).toBe(200);
+    expect(ok.body.queues).toHaveProperty('photos');
+    const basic = await t.app.inject({
+      method: 'GET',
+      url: '/api/admin/queues',
+      headers: {
+        authorization: `Basic ${Buffer.from('operator:operator-token-0123456789').toString('base64')}`,
+      },
+    });
+    expect(basic.statusCode).toBe(200);
+  });
+
+  it('rate limits writes with 429 and Retry-After', async () => {
+    const statuses: number[] = [];
+    let last;
+    for (let i = 0; i < 5; i++) {
+      last = await call(t.app, 'POST', '/api/nothing-here', {});
+      statuses.push(last.status);
+    }
+    expect(statuses.slice(0, 3).every((s) => s === 404)).toBe(true);
+    expect(statuses.slice(3)).toEqual([429, 429]);
+    expect(last!.headers['retry-after']).toMatch(/^\d+$/);
+    expect(last!.body).toMatchObject({ code: 'rate_limited', error: expect.stringContaining('Please wait') });
+  });
+});
+
+describe('production configuration', () => {
+  it('refuses to start without a strong JWT secret', () => {
+    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(ConfigError);
+    expect(() => loadConfig({ NODE_ENV: 'production', JWT_SECRET: 'short' })).toThrow(/too weak/);
+    expect(() => loadConfig({ NODE_ENV: 'production', JWT_SECRET: 'a'.repeat(40) })).toThrow(/too weak/);
+    expect(
+      loadConfig({ NODE_ENV: 'production', JWT_SECRET: 'f3b1c9e27a4d58e06b1f2c3d4e5f60718293a4b5c6d7e8f9' })
+        .env,
+    ).toBe('production');
+  });
+
+  it('explains every bad setting at once', () => {
+    try {
+      loadConfig({ PORT: 'abc', DATABASE_URL: 'mysql://x', LOG_LEVEL: 'loud' });
+      expect.unreachable();
+    } catch (error) {
+      expect((error as ConfigError).problems).toHaveLength(3);
+    }
+  });
+});

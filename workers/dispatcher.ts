@@ -1,0 +1,48 @@
+// The job dispatcher: an async consumer of the log that turns events into jobs (an outbox through
+// the log). Job ids are derived from the event position, so a re-dispatch is a no-op; the
+// checkpoint only advances after the queue accepted the jobs, so Redis being down loses nothing.
+import type { Database } from '../server/db/database.ts';
+import { startCheckpointedConsumer, type ConsumerLoop } from '../server/events/consumer.ts';
+import type { EventType, RecordedEvent } from '../server/events/types.ts';
+import type { JobQueue } from '../server/queue/queue.ts';
+import type { JobRequest } from './jobs.ts';
+
+export const DISPATCHER = 'job-dispatcher';
+
+export type DispatchRule<T extends EventType = EventType> = {
+  type: T;
+  jobs(event: RecordedEvent<T>): JobRequest[];
+};
+
+/** Job id for the job `name` caused by the event at `position`. */
+export function jobId(event: RecordedEvent, name: string): string {
+  return `${event.position}-${name}`;
+}
+
+export function jobsFor(rules: readonly DispatchRule[], events: readonly RecordedEvent[]): JobRequest[] {
+  return events.flatMap((event) =>
+    rules
+      .filter((r) => r.type === event.type)
+      .flatMap((r) => (r.jobs as (e: RecordedEvent) => JobRequest[])(event)),
+  );
+}
+
+export function startDispatcher(
+  database: Database,
+  queue: JobQueue,
+  rules: readonly DispatchRule[],
+  options: { pollMs?: number; onError?(error: unknown): void } = {},
+): Promise<ConsumerLoop> {
+  return startCheckpointedConsumer(
+    database,
+    {
+      name: DISPATCHER,
+      batchSize: 500,
+      async handle(_trx, events) {
+        const jobs = jobsFor(rules, events);
+        if (jobs.length > 0) await queue.add(jobs);
+      },
+    },
+    options,
+  );
+}

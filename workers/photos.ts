@@ -1,0 +1,170 @@
+// The photos job brings a photo's files in line with the log. An uploaded original becomes public
+// WebP variants (auto-oriented, every piece of metadata stripped, GIFs reduced to their first
+// frame) and the outcome is recorded in the log; a photo the log records as deleted, on its own or
+// with its cat or bodega, loses its original and variants. Safe to retry: variants are rewritten
+// whole under stable names, the outcome is appended once, and removing a removed file is a no-op.
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import sharp from 'sharp';
+import type { Kysely } from 'kysely';
+import type { DB, PhotoRow, TargetType } from '../server/db/schema.ts';
+import { readStream } from '../server/events/store.ts';
+import type { NewEvent } from '../server/events/types.ts';
+import { streamIds } from '../server/events/types.ts';
+import { lockTargetPhotos } from '../server/photos/commands.ts';
+import {
+  VARIANTS,
+  removePhotoFiles,
+  removeQuietly,
+  resolveOriginal,
+  variantPath,
+  writeFileAtomically,
+} from '../server/photos/files.ts';
+import { findPhoto } from '../server/photos/read.ts';
+import { VARIANT_SIZES, type PhotoVariant } from '../server/photos/urls.ts';
+import type { Services } from '../server/services.ts';
+import type { Processor } from './jobs.ts';
+
+/** Decompression bombs fail as bad input instead of exhausting memory (about 100 megapixels). */
+const MAX_INPUT_PIXELS = 100_000_000;
+
+export type RenderedVariant = { data: Buffer; width: number; height: number };
+export type RenderedPhoto = Record<PhotoVariant, RenderedVariant>;
+
+/** Input the image decoder rejected: retrying cannot help. */
+export class UndecodableImage extends Error {
+  override name = 'UndecodableImage';
+}
+
+export async function renderVariants(original: Buffer): Promise<RenderedPhoto> {
+  try {
+    // Without keepMetadata/withMetadata sharp writes no EXIF, XMP, IPTC or ICC; rotate() applies
+    // the EXIF orientation first. Only the first frame of an animation is read.
+    const oriented = sharp(original, { failOn: 'error', limitInputPixels: MAX_INPUT_PIXELS }).rotate();
+    const rendered = await Promise.all(
+      VARIANTS.map(async (variant) => {
+        const size = VARIANT_SIZES[variant];
+        const { data, info } = await oriented
+          .clone()
+          .resize({ width: size, height: size, fit: 'inside', withoutEnlargement: true })
+          .webp({ quality: 80 })
+          .toBuffer({ resolveWithObject: true });
+        return [variant, { data, width: info.width, height: info.height }] as const;
+      }),
+    );
+    return Object.fromEntries(rendered) as RenderedPhoto;
+  } catch (error) {
+    throw new UndecodableImage(error instanceof Error ? error.message : String(error));
+  }
+}
+
+/**
+ * libvips threads per image. In embedded mode the api shares this process's cores with the
+ * worker, so leave it half of them; a dedicated worker process may use them all.
+ */
+export function configureSharp(embedded: boolean): void {
+  const cores = os.availableParallelism();
+  sharp.concurrency(embedded ? Math.max(1, Math.floor(cores / 2)) : cores);
+  // Each original is read once; caching decoded files only holds memory and file handles.
+  sharp.cache({ files: 0 });
+}
+
+export function createPhotosProcessor(services: Services): Processor<'photos'> {
+  const { database, store, config, logger } = services;
+  const { db } = database;
+  configureSharp(services.queue.kind === 'inline');
+
+  /** Appends the outcome unless the photo was deleted meanwhile; false when it was. */
+  async function record(photo: PhotoRow, event: NewEvent, idempotencyKey: string): Promise<boolean> {
+    const target = { type: photo.target_type, id: Number(photo.target_id) };
+    return db.transaction().execute(async (trx) => {
+      await lockTargetPhotos(trx, target);
+      if (!(await findPhoto(trx, Number(photo.id)))) return false;
+      await store.append(trx, streamIds.photo(Number(photo.id)), 'any', [event], { idempotencyKey });
+      return true;
+    });
+  }
+
+  async function fail(photo: PhotoRow, reason: string): Promise<void> {
+    logger.warn({ photoId: photo.id, reason }, 'photo could not be processed');
+    const id = Number(photo.id);
+    await record(
+      photo,
+      {
+        type: 'PhotoFailed',
+        data: { photo_id: id, target_type: photo.target_type, target_id: Number(photo.target_id), reason },
+      },
+      `photo-failed-${id}`,
+    );
+  }
+
+  return async ({ photo_id }) => {
+    const photo = await findPhoto(db, photo_id);
+    if (!photo) {
+      const deleted = await filesOfDeletedPhoto(db, photo_id);
+      if (deleted) await removePhotoFiles(config.uploadDir, deleted, logger);
+      return;
+    }
+    // Already done by an earlier attempt.
+    if (photo.status !== 'processing') return;
+
+    const original = await readOriginal(config.uploadDir, photo);
+    if (!original) {
+      if (await findPhoto(db, photo_id)) await fail(photo, 'The original file is missing');
+      return;
+    }
+    let rendered: RenderedPhoto;
+    try {
+      rendered = await renderVariants(original);
+    } catch (error) {
+      if (!(error instanceof UndecodableImage)) throw error;
+      await fail(photo, `The file could not be read as an image: ${error.message.slice(0, 200)}`);
+      return;
+    }
+
+    const files = VARIANTS.map((v) => variantPath(config.uploadDir, photo.target_type, photo.filename, v));
+    await Promise.all(VARIANTS.map((v, i) => writeFileAtomically(files[i]!, rendered[v].data)));
+    const recorded = await record(
+      photo,
+      {
+        type: 'PhotoProcessed',
+        data: {
+          photo_id,
+          target_type: photo.target_type,
+          target_id: Number(photo.target_id),
+          width: rendered.large.width,
+          height: rendered.large.height,
+          thumb_width: rendered.thumb.width,
+          thumb_height: rendered.thumb.height,
+        },
+      },
+      `photo-processed-${photo_id}`,
+    );
+    // Deleted while we worked: its delete may have run before these files existed.
+    if (!recorded) await Promise.all(files.map((f) => removeQuietly(f, logger)));
+  };
+}
+
+async function readOriginal(uploadDir: string, photo: PhotoRow): Promise<Buffer | null> {
+  try {
+    return await fs.readFile(resolveOriginal(uploadDir, photo.original_path));
+  } catch (error) {
+    if ((error as { code?: string }).code === 'ENOENT') return null;
+    throw error;
+  }
+}
+
+type PhotoFiles = { target_type: TargetType; filename: string; original_path: string };
+
+/**
+ * The files a photo's upload named, when its own stream records its deletion; otherwise null, so
+ * that nothing is removed on the word of the read table alone. Names are random per upload, so
+ * these files belong to no other photo.
+ */
+async function filesOfDeletedPhoto(db: Kysely<DB>, photoId: number): Promise<PhotoFiles | null> {
+  const events = await readStream(db, streamIds.photo(photoId), ['PhotoUploaded', 'PhotoDeleted']);
+  const upload = events.find((e) => e.type === 'PhotoUploaded');
+  if (upload?.type !== 'PhotoUploaded' || !events.some((e) => e.type === 'PhotoDeleted')) return null;
+  const { target_type, filename, original_path } = upload.data;
+  return { target_type, filename, original_path };
+}

@@ -1,0 +1,30 @@
+// The worker role: the job dispatcher plus the queue processors. Embedded mode runs it in the api
+// process; production runs it as separate `npm run worker` processes.
+import os from 'node:os';
+import type { Services } from '../server/services.ts';
+import { dispatchRules } from '../server/domains.ts';
+import type { ConsumerLoop } from '../server/events/consumer.ts';
+import { startDispatcher } from './dispatcher.ts';
+import { createProcessors } from './processors.ts';
+
+export type RunningWorker = { dispatcher: ConsumerLoop; stop(): Promise<void> };
+
+export async function startWorker(
+  services: Services,
+  options: { pollMs?: number } = {},
+): Promise<RunningWorker> {
+  const { queue, database, logger } = services;
+  // sharp is CPU-bound: keep photo concurrency below the core count so the api stays responsive.
+  const photoConcurrency = Math.max(1, Math.min(2, os.availableParallelism() - 1));
+  await queue.process(createProcessors(services), { photos: photoConcurrency, ratings: 4 });
+  const dispatcher = await startDispatcher(database, queue, dispatchRules, {
+    pollMs: options.pollMs,
+    onError: (error) => logger.warn({ err: error }, 'job dispatch failed; will retry from the log'),
+  });
+  return {
+    dispatcher,
+    async stop() {
+      await dispatcher.stop();
+    },
+  };
+}
