@@ -32,6 +32,16 @@ for (const file of process.argv.slice(2)) {
   }
   console.log(`${file}: ${report.numPassedTests ?? 0} passed, ${report.numFailedTests ?? 0} failed`);
 }
+// Test files the watchdog killed (tests/helpers/watchdog.ts): named here whether or not their retry
+// passed, so a hang never goes unnoticed.
+const reports = path.dirname(process.argv[2] ?? '.');
+for (const dir of fs.existsSync(reports) ? fs.readdirSync(reports) : []) {
+  if (!dir.startsWith('hung-')) continue;
+  for (const f of fs.readdirSync(path.join(reports, dir))) {
+    const hang = JSON.parse(fs.readFileSync(path.join(reports, dir, f), 'utf8'));
+    console.log(`HUNG [${dir.slice(5)}] ${hang.file} > ${hang.test || '(setup)'}: killed after ${hang.silent} s`);
+  }
+}
 for (const f of failures) {
   console.log(`FAILED [${f.suite}] ${f.where}`);
   const text = f.messages.join('\n').split('\n').slice(0, 6).join('\n    ');
