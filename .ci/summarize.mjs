@@ -39,7 +39,9 @@ for (const dir of fs.existsSync(reports) ? fs.readdirSync(reports) : []) {
   if (!dir.startsWith('hung-')) continue;
   for (const f of fs.readdirSync(path.join(reports, dir))) {
     const hang = JSON.parse(fs.readFileSync(path.join(reports, dir, f), 'utf8'));
-    console.log(`HUNG [${dir.slice(5)}] ${hang.file} > ${hang.test || '(setup)'}: killed after ${hang.silent} s`);
+    console.log(
+      `HUNG [${dir.slice(5)}] ${hang.file} > ${hang.test || '(setup)'}: killed after ${hang.silent} s`,
+    );
   }
 }
 for (const f of failures) {

@@ -74,8 +74,10 @@ const STATIC_HTML = `<!doctype html><html lang="en"><head><meta charset="utf-8">
 <h1 style="font-size:56px">Find Bodega Cats in NYC</h1>
 <p>Discover the cats that keep watch over the city's bodegas and delis.</p></main></body></html>`;
 
-/** LCP of one fresh page load, in ms, with the CPU slowed down. */
-async function measureLcp(browser: Browser, url: string, readySelector: string): Promise<number> {
+type LcpSample = { ms: number; element: string };
+
+/** LCP of one fresh page load, in ms, with the CPU slowed down, and which element it was. */
+async function measureLcp(browser: Browser, url: string, readySelector: string): Promise<LcpSample> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   try {
     const page = await context.newPage();
@@ -88,12 +90,17 @@ async function measureLcp(browser: Browser, url: string, readySelector: string):
     await page.waitForTimeout(300);
     return await page.evaluate(
       () =>
-        new Promise<number>((resolve) => {
+        new Promise<LcpSample>((resolve) => {
           new PerformanceObserver((list) => {
             const entries = list.getEntries();
-            resolve(entries[entries.length - 1]?.startTime ?? 0);
+            const last = entries[entries.length - 1] as (PerformanceEntry & { element?: Element }) | undefined;
+            const element = last?.element;
+            const name = element
+              ? `${element.tagName.toLowerCase()}${element.className ? `.${String(element.className).split(' ')[0]}` : ''}`
+              : 'none';
+            resolve({ ms: last?.startTime ?? 0, element: name });
           }).observe({ type: 'largest-contentful-paint', buffered: true });
-          setTimeout(() => resolve(0), 2000);
+          setTimeout(() => resolve({ ms: 0, element: 'none' }), 2000);
         }),
     );
   } finally {
@@ -139,9 +146,12 @@ async function lcpRows(quick: boolean): Promise<BenchRow[]> {
     const medians: Record<string, number> = {};
     for (const { label, url, ready } of pages) {
       await measureLcp(browser, url, ready); // warm the server, not the browser cache
-      const samples: number[] = [];
+      const samples: LcpSample[] = [];
       for (let i = 0; i < runs; i++) samples.push(await measureLcp(browser, url, ready));
-      medians[label] = median(samples);
+      medians[label] = median(samples.map((s) => s.ms));
+      // Which element the figure is about, so a faster number can be checked against what painted.
+      const elements = [...new Set(samples.map((s) => s.element))].join(', ');
+      console.log(`   LCP ${label}: ${samples.map((s) => Math.round(s.ms)).join(' ')} ms; element ${elements}`);
     }
     const baseline = medians['static HTML page'] ?? 0;
     return ['home', 'search'].map((label) =>
