@@ -105,6 +105,26 @@ export function createMetrics(app: FastifyInstance) {
     },
   });
 
+  new Gauge({
+    name: 'search_cache_requests',
+    help: 'Search answers served by this process since it started, from its cache (hit) or computed (miss)',
+    labelNames: ['result'],
+    registers: [registry],
+    collect() {
+      const stats = app.searchCache.stats();
+      this.set({ result: 'hit' }, stats.hits);
+      this.set({ result: 'miss' }, stats.misses);
+    },
+  });
+  new Gauge({
+    name: 'search_cache_entries',
+    help: 'Search answers held in the cache of this process',
+    registers: [registry],
+    collect() {
+      this.set(app.searchCache.stats().entries);
+    },
+  });
+
   app.addHook('onResponse', async (request, reply) => {
     const route = request.routeOptions.url ?? 'unmatched';
     requests.inc({ method: request.method, route, status: String(reply.statusCode) });

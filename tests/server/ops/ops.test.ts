@@ -11,8 +11,10 @@ describe('operations surface', () => {
   });
   afterAll(async () => t.close());
 
-  it('exposes Prometheus metrics for requests, the log, consumers and queues', async () => {
+  it('exposes Prometheus metrics for requests, the log, consumers, queues and the search cache', async () => {
     await call(t.app, 'GET', '/api/health');
+    await call(t.app, 'GET', '/api/search/cats?q=metrics');
+    await call(t.app, 'GET', '/api/search/cats?q=metrics');
     const res = await t.app.inject({ method: 'GET', url: '/metrics' });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toContain('text/plain');
@@ -29,6 +31,10 @@ describe('operations surface', () => {
     }
     expect(res.body).toMatch(/http_requests_total\{[^}]*route="\/api\/health"[^}]*status="200"/);
     expect(res.body).toMatch(/consumer_lag_events\{[^}]*subscription="job-dispatcher"/);
+    const cache = searchCacheFigures(res.body);
+    expect(cache.hit + cache.miss).toBeGreaterThanOrEqual(2);
+    expect(cache.miss).toBeGreaterThanOrEqual(1);
+    expect(res.body).toMatch(/search_cache_entries\{[^}]*\} [1-9]/);
   });
 
   it('serves an OpenAPI document generated from the route schemas', async () => {
@@ -97,3 +103,12 @@ describe('production configuration', () => {
     }
   });
 });
+
+/** The search cache's hit and miss counts from a metrics page. */
+function searchCacheFigures(body: string): { hit: number; miss: number } {
+  const figure = (result: string) =>
+    Number(
+      new RegExp(`search_cache_requests\\{[^}]*result="${result}"[^}]*\\} (\\d+)`).exec(body)?.[1] ?? NaN,
+    );
+  return { hit: figure('hit'), miss: figure('miss') };
+}
