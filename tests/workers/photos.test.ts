@@ -104,7 +104,7 @@ describe('photos processor', () => {
     ]);
   });
 
-  it('does nothing for a photo deleted before its job ran', async () => {
+  it('records nothing more and leaves no files for a photo deleted before its job ran', async () => {
     const photo = await uploadPhoto(t, 'cats', catId, await imageOf('webp'), alice.token);
     const res = await call(
       t.app,
