@@ -2,13 +2,21 @@
 // one's own.
 import type { FastifyPluginAsync } from 'fastify';
 import { Type } from '@sinclair/typebox';
-import { NotFound } from '../errors.ts';
 import { runCommand } from '../http/idempotency.ts';
 import { BodegaSummary, CatDetail, errors } from '../http/schemas.ts';
 import { addCat, deleteCat, editCat, findBodegaIdByKey, findOrAddBodega } from './commands.ts';
-import { catResponse, type Viewer } from './details.ts';
+import { catResponse, type CatResponse as CatAnswer } from './details.ts';
 import { createGeocoder } from './geocoder.ts';
-import { itemId, ItemParams, recordViewQuietly, signedInUser, writeContext } from './http.ts';
+import {
+  IfMatch,
+  itemId,
+  ItemParams,
+  itemResponse,
+  registerReadAndDelete,
+  signedInUser,
+  writeContext,
+  type ItemRoutes,
+} from './http.ts';
 import { bodegaMatchKey } from './normalize.ts';
 import {
   CatEditBody,
@@ -21,32 +29,21 @@ import {
 } from './validation.ts';
 
 const CatResponse = Type.Object({ cat: CatDetail, bodega: BodegaSummary });
-const Message = Type.Object({ message: Type.String() });
-const IfMatch = Type.Object({ 'if-match': Type.Optional(Type.String()) });
-const MISSING = 'Cat not found';
+const cat: ItemRoutes<CatAnswer> = {
+  type: 'cat',
+  missing: 'Cat not found',
+  deleted: 'Cat deleted',
+  response: CatResponse,
+  read: catResponse,
+  remove: deleteCat,
+};
 
 const catRoutes: FastifyPluginAsync = async (app) => {
   const { database, config, logger } = app.services;
   const { db } = database;
   const geocoder = createGeocoder(config, logger);
 
-  async function respond(trx: typeof db, id: number, viewer: Viewer) {
-    const body = await catResponse(trx, id, viewer);
-    if (!body) throw new NotFound(MISSING);
-    return body;
-  }
-
-  app.get<{ Params: { id: string } }>(
-    '/:id',
-    { schema: { params: ItemParams, response: { 200: CatResponse, ...errors(404) } } },
-    async (request) => {
-      const id = itemId(request.params.id, MISSING);
-      const body = await respond(db, id, request.currentUser?.id ?? null);
-      await recordViewQuietly(request, 'cat', id);
-      return body;
-    },
-  );
-
+  registerReadAndDelete(app, cat);
   app.post<{ Body: NewCatBody }>(
     '/',
     {
@@ -77,7 +74,7 @@ const catRoutes: FastifyPluginAsync = async (app) => {
           user.id,
         );
         const catId = await addCat(ctx, bodegaId, newCatFields(body), user.id);
-        return { status: 201, body: await respond(trx, catId, user.id) };
+        return { status: 201, body: await itemResponse(cat, trx, catId, user.id) };
       });
     },
   );
@@ -95,33 +92,12 @@ const catRoutes: FastifyPluginAsync = async (app) => {
     },
     async (request, reply) => {
       const user = signedInUser(request);
-      const id = itemId(request.params.id, MISSING);
+      const id = itemId(request.params.id, cat.missing);
       const expected = expectedVersionOf(request.headers['if-match']);
       const edit = cleanText(request.body);
       return runCommand(db, request, reply, async (trx) => {
         await editCat(writeContext(request, trx), id, user.id, expected, edit);
-        return { status: 200, body: await respond(trx, id, user.id) };
-      });
-    },
-  );
-
-  app.delete<{ Params: { id: string } }>(
-    '/:id',
-    {
-      preHandler: app.requireUser,
-      schema: {
-        params: ItemParams,
-        headers: IfMatch,
-        response: { 200: Message, ...errors(400, 401, 403, 404, 409) },
-      },
-    },
-    async (request, reply) => {
-      const user = signedInUser(request);
-      const id = itemId(request.params.id, MISSING);
-      const expected = expectedVersionOf(request.headers['if-match']);
-      return runCommand(db, request, reply, async (trx) => {
-        await deleteCat(writeContext(request, trx), id, user.id, expected);
-        return { status: 200, body: { message: 'Cat deleted' } };
+        return { status: 200, body: await itemResponse(cat, trx, id, user.id) };
       });
     },
   );

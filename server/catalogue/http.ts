@@ -1,13 +1,20 @@
-// What the catalogue's route modules share: id parsing, the write context of a request, and
-// recording a view without ever failing the page that caused it.
-import type { FastifyRequest } from 'fastify';
-import { Type } from '@sinclair/typebox';
+// What the catalogue's route modules share: id parsing, the write context of a request, recording
+// a view without ever failing the page that caused it, and the read and delete routes of an item.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { Type, type TSchema } from '@sinclair/typebox';
 import type { Kysely } from 'kysely';
 import type { DB, TargetType } from '../db/schema.ts';
 import { NotFound } from '../errors.ts';
+import { runCommand } from '../http/idempotency.ts';
+import { errors } from '../http/schemas.ts';
 import { recordView } from '../lists/recently-viewed.ts';
 import type { AuthUser } from '../plugins/auth.ts';
 import type { WriteContext } from './commands.ts';
+import type { Viewer } from './details.ts';
+import { expectedVersionOf } from './validation.ts';
+
+export const IfMatch = Type.Object({ 'if-match': Type.Optional(Type.String()) });
+const Message = Type.Object({ message: Type.String() });
 
 /** Any text: a path segment that is not a whole number names nothing, so it is a 404, not a 400. */
 export const ItemParams = Type.Object({ id: Type.String({ maxLength: 200 }) });
@@ -43,4 +50,65 @@ export async function recordViewQuietly(
   } catch (error) {
     request.log.warn({ err: error, type, id }, 'could not record a recently viewed item');
   }
+}
+
+/** One kind of catalogue item, as its routes see it. */
+export type ItemRoutes<Body> = {
+  type: TargetType;
+  /** The 404 message, e.g. 'Cat not found'. */
+  missing: string;
+  /** The answer of a successful delete, e.g. 'Cat deleted'. */
+  deleted: string;
+  /** The schema of the item's full answer (read, add and edit). */
+  response: TSchema;
+  read(db: Kysely<DB>, id: number, viewer: Viewer): Promise<Body | null>;
+  remove(ctx: WriteContext, id: number, actorId: number, expected: number | null): Promise<unknown>;
+};
+
+/** The item's full answer, or a 404 when it does not exist (or no longer does). */
+export async function itemResponse<Body>(
+  item: ItemRoutes<Body>,
+  db: Kysely<DB>,
+  id: number,
+  viewer: Viewer,
+): Promise<Body> {
+  const body = await item.read(db, id, viewer);
+  if (!body) throw new NotFound(item.missing);
+  return body;
+}
+
+/** `GET /:id` (recording the view for a signed-in reader) and `DELETE /:id` (owner, If-Match). */
+export function registerReadAndDelete<Body>(app: FastifyInstance, item: ItemRoutes<Body>): void {
+  const { db } = app.services.database;
+  app.get<{ Params: { id: string } }>(
+    '/:id',
+    { schema: { params: ItemParams, response: { 200: item.response, ...errors(404) } } },
+    async (request) => {
+      const id = itemId(request.params.id, item.missing);
+      const body = await itemResponse(item, db, id, request.currentUser?.id ?? null);
+      await recordViewQuietly(request, item.type, id);
+      return body;
+    },
+  );
+
+  app.delete<{ Params: { id: string } }>(
+    '/:id',
+    {
+      preHandler: app.requireUser,
+      schema: {
+        params: ItemParams,
+        headers: IfMatch,
+        response: { 200: Message, ...errors(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request, reply) => {
+      const user = signedInUser(request);
+      const id = itemId(request.params.id, item.missing);
+      const expected = expectedVersionOf(request.headers['if-match']);
+      return runCommand(db, request, reply, async (trx) => {
+        await item.remove(writeContext(request, trx), id, user.id, expected);
+        return { status: 200, body: { message: item.deleted } };
+      });
+    },
+  );
 }
