@@ -1,56 +1,16 @@
 // Loads a bodega with its cats and keeps both current from the live stream: edits, ratings, cats
 // added or removed, and new primary photos of its cats.
-import { useCallback, useEffect, useState } from 'react';
-import toast from 'react-hot-toast';
-import { ApiError } from '../../../lib/api.ts';
 import type { BodegaDetail, CatSummary } from '../../../lib/catalogue.ts';
-import { useLiveCatchUp } from '../../../hooks/use-live-catch-up.ts';
-import { useLiveEvents } from '../../live/use-live-events.ts';
-import type { LiveMessage } from '../../live/types.ts';
+import { useLiveDetail, type DetailState, type LiveEvent } from '../../items/hooks/use-live-detail.ts';
 import { getBodega } from '../api/get-bodega.ts';
 
-export type BodegaDetailState =
-  | { status: 'loading' }
-  | { status: 'missing' }
-  | { status: 'failed' }
-  | { status: 'ready'; bodega: BodegaDetail; cats: CatSummary[] };
+export type BodegaDetailState = DetailState<{ bodega: BodegaDetail; cats: CatSummary[] }>;
 
 export function useBodegaDetail(id: number): BodegaDetailState & { reload(): void } {
-  const [state, setState] = useState<BodegaDetailState>({ status: 'loading' });
-
-  const load = useCallback(
-    async (quiet: boolean) => {
-      if (!Number.isInteger(id) || id <= 0) return setState({ status: 'missing' });
-      if (!quiet) setState({ status: 'loading' });
-      try {
-        const { bodega, cats } = await getBodega(id);
-        setState({ status: 'ready', bodega, cats });
-      } catch (error) {
-        if (error instanceof ApiError && error.status === 404) return setState({ status: 'missing' });
-        // A quiet refresh that fails leaves the page as it was.
-        if (quiet) return;
-        toast.error('Failed to load bodega details');
-        setState({ status: 'failed' });
-      }
-    },
-    [id],
-  );
-
-  useEffect(() => {
-    void load(false);
-  }, [load]);
-
-  useLiveCatchUp(() => void load(true));
-  useLiveEvents((message) => {
-    if (message.type === 'reset') return void load(true);
-    setState((current) => (current.status === 'ready' ? applyLive(current, message) : current));
-  });
-
-  return { ...state, reload: () => void load(false) };
+  return useLiveDetail(id, bodegaDetail);
 }
 
 type Ready = Extract<BodegaDetailState, { status: 'ready' }>;
-type LiveEvent = Exclude<LiveMessage, { type: 'reset' }>;
 
 function updateCat(state: Ready, id: number, change: (cat: CatSummary) => CatSummary): Ready {
   if (!state.cats.some((c) => c.id === id)) return state;
@@ -95,3 +55,5 @@ function applyCatPhoto(state: Ready, message: LiveEvent): Ready {
   if (target_type !== 'cat') return state;
   return updateCat(state, target_id, (c) => ({ ...c, primary_photo, primary_thumb }));
 }
+
+const bodegaDetail = { fetch: getBodega, applyLive, failure: 'Failed to load bodega details' };

@@ -1,57 +1,18 @@
 // Loads a cat with its bodega and keeps both current from the live stream: edits, ratings and a
 // deletion show up on the open page without a reload.
-import { useCallback, useEffect, useState } from 'react';
-import toast from 'react-hot-toast';
-import { ApiError } from '../../../lib/api.ts';
 import type { BodegaSummary, CatDetail } from '../../../lib/catalogue.ts';
-import { useLiveCatchUp } from '../../../hooks/use-live-catch-up.ts';
-import { useLiveEvents } from '../../live/use-live-events.ts';
-import type { LiveMessage } from '../../live/types.ts';
+import { useLiveDetail, type DetailState, type LiveEvent } from '../../items/hooks/use-live-detail.ts';
 import { getCat } from '../api/get-cat.ts';
 
-export type CatDetailState =
-  | { status: 'loading' }
-  | { status: 'missing' }
-  | { status: 'failed' }
-  | { status: 'ready'; cat: CatDetail; bodega: BodegaSummary };
+export type CatDetailState = DetailState<{ cat: CatDetail; bodega: BodegaSummary }>;
 
 export function useCatDetail(id: number): CatDetailState & { reload(): void } {
-  const [state, setState] = useState<CatDetailState>({ status: 'loading' });
-
-  const load = useCallback(
-    async (quiet: boolean) => {
-      if (!Number.isInteger(id) || id <= 0) return setState({ status: 'missing' });
-      if (!quiet) setState({ status: 'loading' });
-      try {
-        const { cat, bodega } = await getCat(id);
-        setState({ status: 'ready', cat, bodega });
-      } catch (error) {
-        if (error instanceof ApiError && error.status === 404) return setState({ status: 'missing' });
-        // A quiet refresh that fails leaves the page as it was.
-        if (quiet) return;
-        toast.error('Failed to load cat details');
-        setState({ status: 'failed' });
-      }
-    },
-    [id],
-  );
-
-  useEffect(() => {
-    void load(false);
-  }, [load]);
-
-  useLiveCatchUp(() => void load(true));
-  useLiveEvents((message) => {
-    if (message.type === 'reset') return void load(true);
-    setState((current) => (current.status === 'ready' ? applyLive(current, message) : current));
-  });
-
-  return { ...state, reload: () => void load(false) };
+  return useLiveDetail(id, catDetail);
 }
 
 type Ready = Extract<CatDetailState, { status: 'ready' }>;
 
-function applyLive(state: Ready, message: Exclude<LiveMessage, { type: 'reset' }>): CatDetailState {
+function applyLive(state: Ready, message: LiveEvent): CatDetailState {
   const { cat, bodega } = state;
   switch (message.type) {
     case 'cat.updated':
@@ -77,3 +38,5 @@ function applyLive(state: Ready, message: Exclude<LiveMessage, { type: 'reset' }
       return state;
   }
 }
+
+const catDetail = { fetch: getCat, applyLive, failure: 'Failed to load cat details' };
