@@ -93,12 +93,15 @@ async function measureLcp(browser: Browser, url: string, readySelector: string):
         new Promise<LcpSample>((resolve) => {
           new PerformanceObserver((list) => {
             const entries = list.getEntries();
-            const last = entries[entries.length - 1] as (PerformanceEntry & { element?: Element }) | undefined;
+            const last = entries[entries.length - 1] as
+              (PerformanceEntry & { element?: Element | null; size?: number }) | undefined;
             const element = last?.element;
+            const className = element?.getAttribute('class')?.split(' ')[0];
+            // A node the page has replaced since it painted (e.g. prerendered markup) has no element.
             const name = element
-              ? `${element.tagName.toLowerCase()}${element.className ? `.${String(element.className).split(' ')[0]}` : ''}`
-              : 'none';
-            resolve({ ms: last?.startTime ?? 0, element: name });
+              ? `${element.tagName.toLowerCase()}${className ? `.${className}` : ''}`
+              : 'replaced node';
+            resolve({ ms: last?.startTime ?? 0, element: last ? `${name}, size ${last.size ?? 0}` : 'none' });
           }).observe({ type: 'largest-contentful-paint', buffered: true });
           setTimeout(() => resolve({ ms: 0, element: 'none' }), 2000);
         }),
@@ -151,7 +154,9 @@ async function lcpRows(quick: boolean): Promise<BenchRow[]> {
       medians[label] = median(samples.map((s) => s.ms));
       // Which element the figure is about, so a faster number can be checked against what painted.
       const elements = [...new Set(samples.map((s) => s.element))].join(', ');
-      console.log(`   LCP ${label}: ${samples.map((s) => Math.round(s.ms)).join(' ')} ms; element ${elements}`);
+      console.log(
+        `   LCP ${label}: ${samples.map((s) => Math.round(s.ms)).join(' ')} ms; element ${elements}`,
+      );
     }
     const baseline = medians['static HTML page'] ?? 0;
     return ['home', 'search'].map((label) =>

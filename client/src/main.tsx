@@ -1,13 +1,25 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App.tsx';
+import { createAppRouter } from './app/router.tsx';
+import { afterFirstContentfulPaint } from './prerender/after-first-paint.ts';
 import './styles/global.css';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('The page has no #root element');
 
-createRoot(root).render(
-  <StrictMode>
-    <App />
-  </StrictMode>,
-);
+// Created as the app's code runs, not during the first render: the current route's code starts
+// downloading while React is still starting up.
+const router = createAppRouter();
+
+function render(container: HTMLElement) {
+  createRoot(container).render(
+    <StrictMode>
+      <App router={router} />
+    </StrictMode>,
+  );
+}
+
+// #root holds a prerendered screen for some routes (see prerender/show-frame.js).
+if (root.firstChild) void afterFirstContentfulPaint().then(() => render(root));
+else render(root);

@@ -1,12 +1,8 @@
-import { RouterProvider } from 'react-router-dom';
+import { RouterProvider, type DataRouter } from 'react-router-dom';
 import { AppProvider } from './provider.tsx';
-import { createAppRouter } from './router.tsx';
 
-// Created as the app's code runs, not during the first render: the current route's code starts
-// downloading while React is still starting up.
-const router = createAppRouter();
-
-export function App() {
+/** The whole app around a router: the browser's hash router, or a fixed one when prerendering. */
+export function App({ router }: { router: DataRouter }) {
   return (
     <AppProvider>
       <RouterProvider router={router} />
