@@ -10,7 +10,7 @@ import { ReviewsSection } from '../../reviews/components/ReviewsSection.tsx';
 import { setBodegaSaved } from '../api/save-bodega.ts';
 import { BodegaCats } from '../components/BodegaCats.tsx';
 import { BodegaHero } from '../components/BodegaHero.tsx';
-import { BodegaQuickActions } from '../components/BodegaQuickActions.tsx';
+import { ItemQuickActions } from '../../items/components/ItemQuickActions.tsx';
 import { ContactCard } from '../components/ContactCard.tsx';
 import { LocationCard } from '../components/LocationCard.tsx';
 import { useBodegaDetail } from '../hooks/use-bodega-detail.ts';
@@ -35,7 +35,7 @@ function BodegaPage({ bodega, cats }: { bodega: BodegaDetail; cats: CatSummary[]
         <>
           <ContactCard bodega={bodega} />
           <LocationCard bodega={bodega} />
-          <BodegaQuickActions saved={saved} />
+          <ItemQuickActions kind="bodega" saved={saved} />
         </>
       }
     >

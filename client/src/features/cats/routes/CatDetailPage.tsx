@@ -11,7 +11,7 @@ import { setCatSaved } from '../api/save-cat.ts';
 import { BodegaInfoCard } from '../components/BodegaInfoCard.tsx';
 import { CatAbout } from '../components/CatAbout.tsx';
 import { CatHero } from '../components/CatHero.tsx';
-import { CatQuickActions } from '../components/CatQuickActions.tsx';
+import { ItemQuickActions } from '../../items/components/ItemQuickActions.tsx';
 import { useCatDetail } from '../hooks/use-cat-detail.ts';
 import '../../../components/detail-page.css';
 
@@ -32,7 +32,7 @@ function CatPage({ cat, bodega }: { cat: CatDetail; bodega: BodegaSummary }) {
       side={
         <>
           <BodegaInfoCard bodega={bodega} />
-          <CatQuickActions saved={saved} />
+          <ItemQuickActions kind="cat" saved={saved} />
         </>
       }
     >

@@ -1,0 +1,30 @@
+import { Link } from 'react-router-dom';
+import type { SavedFlag } from '../../../hooks/use-saved-flag.ts';
+import type { TargetType } from '../../../lib/catalogue.ts';
+import { ITEM_WORDS } from '../kinds.ts';
+
+/** 'Search More Cats' / 'Search More Bodegas' (on the matching tab) and the item's save toggle. */
+export function ItemQuickActions({ kind, saved }: { kind: TargetType; saved: SavedFlag }) {
+  const { title } = ITEM_WORDS[kind];
+  const heading = `${kind}-quick-actions`;
+  return (
+    <section className="card" aria-labelledby={heading}>
+      <h2 id={heading} className="section-title">
+        Quick Actions
+      </h2>
+      <div className="quick-actions">
+        <Link to={kind === 'cat' ? '/search' : '/search?tab=bodegas'} className="button button--secondary">
+          Search More {title}s
+        </Link>
+        <button
+          type="button"
+          className={saved.saved ? 'button button--secondary' : 'button button--primary'}
+          onClick={() => void saved.toggle()}
+          disabled={saved.busy}
+        >
+          {saved.saved ? 'Remove from Saved' : `Save ${title}`}
+        </button>
+      </div>
+    </section>
+  );
+}
