@@ -4,6 +4,7 @@ import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { DB } from './schema.ts';
 import { PGliteDialect } from './pglite-dialect.ts';
+import type { Extension } from '@electric-sql/pglite';
 
 export type Database = {
   kind: 'postgres' | 'pglite';
@@ -63,6 +64,22 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
   };
 }
 
+/**
+ * PGlite instantiates every extension's library at start, all at once. When one library's link step
+ * runs while another's instantiation is still pending, a symbol of the pending one can be left
+ * unresolved for good; the first call through it then crashes the database ("null function or
+ * function signature mismatch") or spins it forever, depending on timing (most often on a busy
+ * machine). With this option the libraries are only unpacked at start and each one is loaded,
+ * synchronously and so one at a time, when first used.
+ */
+const loadLibrariesOnUse: Extension = {
+  name: 'load-libraries-on-use',
+  async setup(_pg, emscriptenOpts: { noWasmDecoding?: boolean }) {
+    emscriptenOpts.noWasmDecoding = true;
+    return { emscriptenOpts };
+  },
+};
+
 async function openPGlite(dataDir: string | null): Promise<Database> {
   const { PGlite } = await import('@electric-sql/pglite');
   const { cube } = await import('@electric-sql/pglite/contrib/cube');
@@ -71,7 +88,7 @@ async function openPGlite(dataDir: string | null): Promise<Database> {
   if (dataDir) fs.mkdirSync(dataDir, { recursive: true });
   const client = await PGlite.create({
     dataDir: dataDir ?? undefined,
-    extensions: { cube, earthdistance, pg_trgm },
+    extensions: { cube, earthdistance, pg_trgm, loadLibrariesOnUse },
     parsers: { [INT8]: (v: string) => Number(v), [NUMERIC]: (v: string) => Number(v) },
   });
   const db = new Kysely<DB>({ dialect: new PGliteDialect(client) });
