@@ -56,4 +56,4 @@ function applyCatPhoto(state: Ready, message: LiveEvent): Ready {
   return updateCat(state, target_id, (c) => ({ ...c, primary_photo, primary_thumb }));
 }
 
-const bodegaDetail = { fetch: getBodega, applyLive, failure: 'Failed to load bodega details' };
+const bodegaDetail = { read: getBodega, applyLive, failure: 'Failed to load bodega details' };

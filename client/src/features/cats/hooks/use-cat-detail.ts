@@ -39,4 +39,4 @@ function applyLive(state: Ready, message: LiveEvent): CatDetailState {
   }
 }
 
-const catDetail = { fetch: getCat, applyLive, failure: 'Failed to load cat details' };
+const catDetail = { read: getCat, applyLive, failure: 'Failed to load cat details' };

@@ -14,7 +14,7 @@ export type DetailState<Data> =
 export type LiveEvent = Exclude<LiveMessage, { type: 'reset' }>;
 
 export type LiveDetail<Data> = {
-  fetch(id: number): Promise<Data>;
+  read(id: number): Promise<Data>;
   /** The state after a live message, given the page's ready state. */
   applyLive(state: { status: 'ready' } & Data, message: LiveEvent): DetailState<Data>;
   /** The toast of a failed first load, e.g. 'Failed to load cat details'. */
@@ -26,14 +26,14 @@ export function useLiveDetail<Data>(
   detail: LiveDetail<Data>,
 ): DetailState<Data> & { reload(): void } {
   const [state, setState] = useState<DetailState<Data>>({ status: 'loading' });
-  const { fetch, applyLive, failure } = detail;
+  const { read, applyLive, failure } = detail;
 
   const load = useCallback(
     async (quiet: boolean) => {
       if (!Number.isInteger(id) || id <= 0) return setState({ status: 'missing' });
       if (!quiet) setState({ status: 'loading' });
       try {
-        const data = await fetch(id);
+        const data = await read(id);
         setState({ status: 'ready', ...data });
       } catch (error) {
         if (error instanceof ApiError && error.status === 404) return setState({ status: 'missing' });
@@ -43,7 +43,7 @@ export function useLiveDetail<Data>(
         setState({ status: 'failed' });
       }
     },
-    [id, fetch, failure],
+    [id, read, failure],
   );
 
   useEffect(() => {
