@@ -58,7 +58,7 @@ export function benchServices(database: Database, overrides: Partial<Config> = {
     writeRateLimitPerMinute: 0,
     ...overrides,
   };
-  return createServices(config, { database, queue: createInlineQueue(), migrate: false });
+  return createServices(config, { database, queue: createInlineQueue(database), migrate: false });
 }
 
 export function percentile(sorted: number[], p: number): number {

@@ -55,9 +55,10 @@ export async function createServices(config: Config, options: ServiceOptions = {
           onFailed: (queueName, jobId, error) =>
             logger.error({ err: error, queue: queueName, jobId }, 'job failed'),
         })
-      : createInlineQueue({
+      : createInlineQueue(database, {
           onFailed: (job, error) =>
             logger.error({ err: error, queue: job.queue, jobId: job.id }, 'job failed'),
+          onError: (error) => logger.warn({ err: error }, 'job runner could not reach the database'),
         }));
   return { config, database, store: createEventStore(options.projections ?? projections), queue, logger };
 }

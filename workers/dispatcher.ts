@@ -1,6 +1,7 @@
 // The job dispatcher: an async consumer of the log that turns events into jobs (an outbox through
 // the log). Job ids are derived from the event position, so a re-dispatch is a no-op; the
 // checkpoint only advances after the queue accepted the jobs, so Redis being down loses nothing.
+// In embedded mode the jobs are rows written in the checkpoint's own transaction.
 import type { Database } from '../server/db/database.ts';
 import { startCheckpointedConsumer, type ConsumerLoop } from '../server/events/consumer.ts';
 import type { EventType, RecordedEvent } from '../server/events/types.ts';
@@ -38,10 +39,11 @@ export function startDispatcher(
     {
       name: DISPATCHER,
       batchSize: 500,
-      async handle(_trx, events) {
+      async handle(trx, events) {
         const jobs = jobsFor(rules, events);
-        if (jobs.length > 0) await queue.add(jobs);
+        if (jobs.length > 0) await queue.add(jobs, trx);
       },
+      afterCommit: () => queue.wake?.(),
     },
     options,
   );

@@ -18,5 +18,13 @@ export class UnrecoverableJobError extends Error {
   override name = 'UnrecoverableJobError';
 }
 
+/** Attempts a job gets for real errors; transient trouble (see isTransientError) never counts. */
 export const JOB_ATTEMPTS = 5;
 export const JOB_BACKOFF_MS = 500;
+/** The longest wait between two tries while a dependency is down. */
+export const JOB_MAX_BACKOFF_MS = 30_000;
+
+/** Exponential backoff from JOB_BACKOFF_MS, capped at JOB_MAX_BACKOFF_MS; `tries` counts from 1. */
+export function backoffMs(tries: number): number {
+  return Math.min(JOB_MAX_BACKOFF_MS, JOB_BACKOFF_MS * 2 ** Math.min(20, Math.max(0, tries - 1)));
+}

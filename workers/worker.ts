@@ -6,12 +6,16 @@ import { dispatchRules } from '../server/domains.ts';
 import type { ConsumerLoop } from '../server/events/consumer.ts';
 import { startDispatcher } from './dispatcher.ts';
 import { createProcessors } from './processors.ts';
+import { createReconciler } from './reconciler.ts';
+
+/** How often the reconciler looks for unfinished work. */
+const RECONCILE_EVERY_MS = 5 * 60_000;
 
 export type RunningWorker = { dispatcher: ConsumerLoop; stop(): Promise<void> };
 
 export async function startWorker(
   services: Services,
-  options: { pollMs?: number } = {},
+  options: { pollMs?: number; reconcileMs?: number } = {},
 ): Promise<RunningWorker> {
   const { queue, database, logger } = services;
   // sharp is CPU-bound: keep photo concurrency below the core count so the api stays responsive.
@@ -21,9 +25,20 @@ export async function startWorker(
     pollMs: options.pollMs,
     onError: (error) => logger.warn({ err: error }, 'job dispatch failed; will retry from the log'),
   });
+  const reconciler = createReconciler(services);
+  const reconcile = setInterval(() => {
+    reconciler
+      .run()
+      .then((found) => {
+        if (found.photos + found.ratings > 0) logger.warn(found, 'reconciler re-drove unfinished work');
+      })
+      .catch((error: unknown) => logger.warn({ err: error }, 'reconciler pass failed; will try again'));
+  }, options.reconcileMs ?? RECONCILE_EVERY_MS);
+  reconcile.unref();
   return {
     dispatcher,
     async stop() {
+      clearInterval(reconcile);
       await dispatcher.stop();
     },
   };

@@ -297,7 +297,11 @@ async function serveApp(databaseUrl: string, cacheEntries: number): Promise<void
   const config = configFor(databaseUrl, cacheEntries);
   // Pool sized to the load, like the baseline's clients: both may run 32 statements at once.
   const database = await openDatabase({ url: databaseUrl, poolSize: CONNECTIONS });
-  const services = await createServices(config, { database, queue: createInlineQueue(), migrate: false });
+  const services = await createServices(config, {
+    database,
+    queue: createInlineQueue(database),
+    migrate: false,
+  });
   const app = await buildApp(services, { serveClient: false });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
@@ -328,7 +332,7 @@ export const scenario: Scenario = {
     const config = configFor(bench.url);
     const services = await createServices(config, {
       database: bench.database,
-      queue: createInlineQueue(),
+      queue: createInlineQueue(bench.database),
       migrate: false,
       logger: createLogger(config),
     });

@@ -148,6 +148,19 @@ export interface LoginFailuresTable {
   last_failed_at: Timestamp;
 }
 
+/** Embedded mode's durable jobs (BullMQ keeps them in Redis otherwise). */
+export interface JobsTable {
+  queue: string;
+  id: string;
+  data: Json;
+  attempts: Generated<number>;
+  retries: Generated<number>;
+  run_at: Generated<Timestamp>;
+  failed_at: Timestamp | null;
+  last_error: string | null;
+  created_at: Generated<Timestamp>;
+}
+
 /** Every word the catalogue has used: what misspelt query words are matched against. */
 export interface SearchWordsTable {
   word: string;
@@ -167,6 +180,7 @@ export interface DB {
   recently_viewed: RecentlyViewedTable;
   search_words: SearchWordsTable;
   login_failures: LoginFailuresTable;
+  jobs: JobsTable;
 }
 
 export type CatRow = Selectable<CatsTable>;

@@ -152,6 +152,8 @@ export type CheckpointedConsumer = {
   batchSize?: number;
   /** The effect of a batch; runs in the transaction that also advances the checkpoint. */
   handle(trx: Kysely<DB>, events: RecordedEvent[]): Promise<void>;
+  /** Runs after a batch's transaction committed (for effects that must only start then). */
+  afterCommit?(events: RecordedEvent[]): void;
 };
 
 /**
@@ -165,7 +167,8 @@ export async function consumeBatch(database: Database, consumer: CheckpointedCon
     .values({ name: consumer.name })
     .onConflict((oc) => oc.doNothing())
     .execute();
-  return db.transaction().execute(async (trx) => {
+  let handled: RecordedEvent[] = [];
+  const count = await db.transaction().execute(async (trx) => {
     const { rows } = await sql<{ last_transaction_id: string; last_position: number }>`
       select last_transaction_id::text as last_transaction_id, last_position
       from subscriptions where name = ${consumer.name} for update skip locked`.execute(trx);
@@ -180,8 +183,11 @@ export async function consumeBatch(database: Database, consumer: CheckpointedCon
       update subscriptions
       set last_transaction_id = ${last.transactionId}::xid8, last_position = ${last.position}, updated_at = now()
       where name = ${consumer.name}`.execute(trx);
+    handled = events;
     return events.length;
   });
+  if (handled.length > 0) consumer.afterCommit?.(handled);
+  return count;
 }
 
 export async function startCheckpointedConsumer(

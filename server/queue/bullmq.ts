@@ -1,16 +1,25 @@
 // BullMQ on Redis. Producers fail fast when Redis is down (the dispatcher retries from the log);
 // workers keep reconnecting.
-import { Queue, Worker, UnrecoverableError, type ConnectionOptions } from 'bullmq';
+import { DelayedError, Queue, Worker, UnrecoverableError, type ConnectionOptions } from 'bullmq';
 import { Redis } from 'ioredis';
-import { JOB_ATTEMPTS, JOB_BACKOFF_MS, QUEUE_NAMES, UnrecoverableJobError } from '../../workers/jobs.ts';
+import {
+  JOB_ATTEMPTS,
+  JOB_BACKOFF_MS,
+  QUEUE_NAMES,
+  UnrecoverableJobError,
+  backoffMs,
+} from '../../workers/jobs.ts';
 import type { QueueName } from '../../workers/jobs.ts';
 import type { JobQueue } from './queue.ts';
+import { isTransientError } from './transient.ts';
 
 export type BullOptions = {
   url: string;
   prefix?: string;
   onError?(error: unknown): void;
   onFailed?(queue: QueueName, jobId: string | undefined, error: unknown): void;
+  /** Wait before the next try while a dependency is down (tests shorten it). */
+  transientBackoff?(tries: number): number;
 };
 
 export function createBullQueue(options: BullOptions): JobQueue {
@@ -19,6 +28,8 @@ export function createBullQueue(options: BullOptions): JobQueue {
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,
     connectTimeout: 2000,
+    // A Redis that accepts connections but never answers must not hold a dispatcher batch forever.
+    commandTimeout: 5000,
     lazyConnect: false,
   });
   producer.on('error', (e) => options.onError?.(e));
@@ -77,15 +88,27 @@ export function createBullQueue(options: BullOptions): JobQueue {
         ) => Promise<void>;
         const worker = new Worker(
           name,
-          async (job) => {
+          async (job, token) => {
             try {
               await processor(job.data, { id: job.id ?? '', attempt: job.attemptsMade + 1 });
             } catch (error) {
               if (error instanceof UnrecoverableJobError) throw new UnrecoverableError(error.message);
-              throw error;
+              if (!isTransientError(error) || !token) throw error;
+              // Trouble around the job (a database restarting, say): wait and try again without
+              // using up an attempt, for as long as the trouble lasts.
+              const tries = Math.max(1, (job.attemptsStarted ?? 1) - job.attemptsMade);
+              options.onError?.(error);
+              await job.moveToDelayed(Date.now() + (options.transientBackoff ?? backoffMs)(tries), token);
+              throw new DelayedError();
             }
           },
-          { connection: connection as unknown as ConnectionOptions, prefix, concurrency: concurrency[name] },
+          {
+            connection: connection as unknown as ConnectionOptions,
+            prefix,
+            concurrency: concurrency[name],
+            // A worker cut off from Redis loses its job locks; the job must run again, not fail.
+            maxStalledCount: 1000,
+          },
         );
         worker.on('error', (e) => options.onError?.(e));
         worker.on('failed', (job, e) => options.onFailed?.(name, job?.id, e));

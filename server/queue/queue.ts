@@ -1,5 +1,7 @@
 // The job queue behind one small interface: BullMQ on Redis, or an in-process runner that calls
 // the same processors (embedded mode).
+import type { Kysely } from 'kysely';
+import type { DB } from '../db/schema.ts';
 import type { JobRequest, Processors, QueueName } from '../../workers/jobs.ts';
 
 export type QueueCounts = Record<
@@ -9,8 +11,14 @@ export type QueueCounts = Record<
 
 export type JobQueue = {
   kind: 'bullmq' | 'inline';
-  /** Adds jobs; a job whose id was added before is ignored. Rejects fast when the queue is down. */
-  add(jobs: JobRequest[]): Promise<void>;
+  /**
+   * Adds jobs; a job whose id is already queued is ignored. Rejects fast when the queue is down.
+   * A queue kept in the database (embedded mode) writes them in `trx` when one is given, so they
+   * commit or roll back with it; call wake() after the commit.
+   */
+  add(jobs: JobRequest[], trx?: Kysely<DB>): Promise<void>;
+  /** Looks for due jobs now (after a transaction that added some committed). */
+  wake?(): void;
   /** Starts consuming with the given processors (a worker process, or embedded mode). */
   process(processors: Processors, concurrency: Record<QueueName, number>): Promise<void>;
   counts(): Promise<QueueCounts>;

@@ -40,7 +40,7 @@ export async function createTestApp(
 ): Promise<TestApp> {
   const testDb = options.sameDatabaseAs ? await attachTo(options.sameDatabaseAs) : await createTestDatabase();
   // A caller may bring its own queue (e.g. BullMQ on a Redis it controls); it is closed with the app.
-  const queue = options.queue ?? createTestQueue().queue;
+  const queue = options.queue ?? createTestQueue(testDb.database).queue;
   const config = testConfig(options.config);
   const services = await createServices(config, {
     database: testDb.database,

@@ -64,9 +64,9 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   };
 }
 
-export function createTestQueue(): { queue: JobQueue; prefix: string | null } {
+export function createTestQueue(database: Database): { queue: JobQueue; prefix: string | null } {
   const url = process.env.TEST_REDIS_URL;
-  if (!url) return { queue: createInlineQueue(), prefix: null };
+  if (!url) return { queue: createInlineQueue(database, { pollMs: 200 }), prefix: null };
   const prefix = `bodega_test_${process.pid}_${randomBytes(4).toString('hex')}`;
   return { queue: createBullQueue({ url, prefix, onError: () => {} }), prefix };
 }

@@ -65,7 +65,7 @@ describe('replaying a changed projection under load', () => {
     await sql`alter table cats add column name_length int`.execute(oldApp.services.database.db);
     const services = await createServices(testConfig(), {
       database: oldApp.services.database,
-      queue: createInlineQueue(),
+      queue: createInlineQueue(oldApp.services.database),
       migrate: false,
       projections: projections.map((p) => (p.name === 'catalogue' ? changed : p)),
     });
