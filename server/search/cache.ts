@@ -1,7 +1,8 @@
 // A cache of search answers that can never serve a stale one.
 //
 // Each answer is stored with a token of the log as its snapshot saw it: the newest event position
-// it sees, and the transactions of this database still running. Every read table search uses is a
+// it sees, the transactions of this database still running, and the generation of the read tables
+// (which a replay's swap changes). Every read table search uses is a
 // projection written in the same transaction as its events, so a commit that changes an answer
 // either ends a transaction the token lists as running, or (if it began later) appends events past
 // every position the token's snapshot could see. Equal tokens therefore mean equal answers, while
@@ -27,6 +28,9 @@ export type SearchCache = {
 
 type Entry = { token: string; value: unknown };
 
+/** The read tables search answers are drawn from (summaries carry ratings and primary photos). */
+const ANSWER_TABLES = ['cats', 'bodegas', 'search_words', 'photos', 'reviews'];
+
 /**
  * A running transaction id of a snapshot that pg_stat_activity does not show in another database:
  * one that may write this log. A prepared transaction, or a backend that ended since the snapshot,
@@ -45,10 +49,14 @@ async function currentToken(db: Kysely<DB>, kind: Database['kind']): Promise<str
       : sql`coalesce((
           select string_agg(x::text, ',' order by x) from pg_snapshot_xip(pg_current_snapshot()) as x
           where ${mayWriteHere(sql`x`)}), '')`;
+  // The read tables' generation: a replay swaps rebuilt tables in without appending an event, and
+  // every swapped-in table is a new relation with a new oid.
+  const generation = sql`(
+    select string_agg(c.oid::text, '.' order by c.oid) from pg_class c
+    where c.oid in (${sql.join(ANSWER_TABLES.map((t) => sql`to_regclass(${`public.${t}`})`))}))`;
   const { rows } = await sql<{ token: string }>`
-    select coalesce((select max(global_position) from events), 0)::text || ':' || ${running} as token`.execute(
-    db,
-  );
+    select coalesce((select max(global_position) from events), 0)::text || ':' || ${running}
+      || ':' || ${generation} as token`.execute(db);
   return rows[0]!.token;
 }
 
