@@ -1,6 +1,7 @@
 // Process entry: `api`, `worker`, or `all` (api + worker in one process: embedded mode).
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
+import { DataDirectoryLockedError } from './db/data-lock.ts';
 import { closeServices, createServices } from './services.ts';
 import { startWorker, type RunningWorker } from '../workers/worker.ts';
 import { seedIfEmpty } from '../scripts/seed-data.ts';
@@ -18,7 +19,16 @@ export async function main(role: Role): Promise<void> {
     }
     throw error;
   }
-  const services = await createServices(config);
+  let services;
+  try {
+    services = await createServices(config);
+  } catch (error) {
+    if (error instanceof DataDirectoryLockedError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
   const { logger } = services;
   let worker: RunningWorker | null = null;
   let app: Awaited<ReturnType<typeof buildApp>> | null = null;
