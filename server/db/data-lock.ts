@@ -124,7 +124,7 @@ export function lockDataDirectory(dataDir: string): DataDirectoryLock {
       }
       break;
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || attempt >= 5) throw error;
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || attempt >= 40) throw error;
     }
     const current = readHolder(file);
     if (current && holderAlive(current)) throw new DataDirectoryLockedError(dir, current);
