@@ -1,15 +1,15 @@
 // `npm run doctor`: checks configuration, the database and its extensions, migrations, Redis,
-// the upload directory and consumer lag, and says what is wrong in plain words.
+// the upload directory and consumer lag, and says what is wrong in plain words. In embedded mode,
+// the running app checks its own database when it has the data directory open.
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { sql } from 'kysely';
 import { Redis } from 'ioredis';
 import { ConfigError, loadConfig, type Config } from '../server/config.ts';
 import { openDatabase, type Database } from '../server/db/database.ts';
-import { migrations } from '../migrations/index.ts';
-import { consumerLag } from '../server/events/consumer.ts';
+import { DataDirectoryLockedError } from '../server/db/data-lock.ts';
+import { databaseChecks, type Check } from '../server/ops/doctor-checks.ts';
+import { runningAppFor } from './running-app.ts';
 
-type Check = { name: string; ok: boolean; detail: string };
 const checks: Check[] = [];
 const pass = (name: string, detail: string) => checks.push({ name, ok: true, detail });
 const fail = (name: string, detail: string) => checks.push({ name, ok: false, detail });
@@ -21,41 +21,28 @@ async function checkDatabase(config: Config): Promise<Database | null> {
     await database.ping();
     pass('database', config.databaseUrl ? 'Postgres answers' : `embedded PGlite at ${config.dataDir}`);
   } catch (error) {
+    if (error instanceof DataDirectoryLockedError) {
+      // The running app has the data directory: it checks its own database.
+      const app = runningAppFor(error);
+      if (!app) {
+        fail('database', error.message);
+        return null;
+      }
+      const remote = await app.call<{ checks: Check[] }>('doctor');
+      pass(
+        'database',
+        `embedded PGlite at ${config.dataDir}, open in the running app (pid ${app.channel.pid})`,
+      );
+      checks.push(...remote.checks);
+      return null;
+    }
     fail(
       'database',
       `cannot connect: ${(error as Error).message}. Is Postgres running and DATABASE_URL right?`,
     );
     return null;
   }
-  const { rows } = await sql<{ extname: string }>`select extname from pg_extension`.execute(database.db);
-  const have = new Set(rows.map((r) => r.extname));
-  const missing = ['cube', 'earthdistance', 'pg_trgm'].filter((e) => !have.has(e));
-  if (missing.length === 0) pass('extensions', 'cube, earthdistance and pg_trgm are installed');
-  else
-    fail(
-      'extensions',
-      `missing ${missing.join(', ')}: run \`npm run migrate\` (needs the postgresql-contrib package)`,
-    );
-
-  const applied = await sql<{ name: string }>`select name from kysely_migration`
-    .execute(database.db)
-    .then((r) => new Set(r.rows.map((x) => x.name)))
-    .catch(() => new Set<string>());
-  const pending = Object.keys(migrations).filter((m) => !applied.has(m));
-  if (pending.length === 0) pass('migrations', `all ${applied.size} applied`);
-  else fail('migrations', `${pending.length} pending (${pending.join(', ')}): run \`npm run migrate\``);
-
-  const subs = await database.db
-    .selectFrom('subscriptions')
-    .select('name')
-    .execute()
-    .catch(() => []);
-  for (const { name } of subs) {
-    const lag = await consumerLag(database.db, name);
-    const text = `${lag.events} events behind, oldest ${lag.seconds.toFixed(0)} s old`;
-    if (lag.seconds > 60) fail(`consumer ${name}`, `${text}: is a worker running (\`npm run worker\`)?`);
-    else pass(`consumer ${name}`, text);
-  }
+  checks.push(...(await databaseChecks(database)));
   return database;
 }
 

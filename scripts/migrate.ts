@@ -1,13 +1,24 @@
-// `npm run migrate`: applies pending migrations to the configured database.
+// `npm run migrate`: applies pending migrations to the configured database (in embedded mode,
+// through the running app when it has the data directory open).
 import { loadConfig } from '../server/config.ts';
-import { openDatabase } from '../server/db/database.ts';
+import { openDatabase, type Database } from '../server/db/database.ts';
 import { migrateToLatest } from '../server/db/migrate.ts';
+import { runningAppOrExit } from './running-app.ts';
 
-const config = loadConfig();
-const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
-try {
-  const applied = await migrateToLatest(database.db);
-  console.log(applied.length ? `Applied: ${applied.join(', ')}` : 'Database is up to date.');
-} finally {
-  await database.close();
+async function migrate(): Promise<string[]> {
+  const config = loadConfig();
+  let database: Database;
+  try {
+    database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
+  } catch (error) {
+    return (await runningAppOrExit(error).call<{ applied: string[] }>('migrate')).applied;
+  }
+  try {
+    return await migrateToLatest(database.db);
+  } finally {
+    await database.close();
+  }
 }
+
+const applied = await migrate();
+console.log(applied.length ? `Applied: ${applied.join(', ')}` : 'Database is up to date.');

@@ -1,11 +1,12 @@
 // `npm run replay [--verify] [projection...]`: rebuilds read tables from the event log.
 // With no projection named, all of them. --verify compares instead of swapping and exits 1 on
-// any difference.
+// any difference. In embedded mode, a running app that has the data directory open does the work.
 import { loadConfig } from '../server/config.ts';
-import { openDatabase } from '../server/db/database.ts';
+import { openDatabase, type Database } from '../server/db/database.ts';
 import { migrateToLatest } from '../server/db/migrate.ts';
 import { replay, type ReplayProgress } from '../server/events/replay.ts';
 import { projections } from '../server/domains.ts';
+import { runningAppOrExit, type RunningApp } from './running-app.ts';
 
 const args = process.argv.slice(2);
 const verify = args.includes('--verify');
@@ -37,11 +38,19 @@ function progress(p: ReplayProgress) {
 }
 
 const config = loadConfig();
-const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
+let database: Database | null = null;
+let app: RunningApp | null = null;
 try {
-  await migrateToLatest(database.db);
+  database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
+} catch (error) {
+  app = runningAppOrExit(error); // embedded, and the running app has the data directory
+}
+try {
+  if (database) await migrateToLatest(database.db);
   console.log(`${verify ? 'Verifying' : 'Replaying'}: ${selected.map((p) => p.name).join(', ')}`);
-  const result = await replay(database, selected, { verify, onProgress: progress });
+  const result = database
+    ? await replay(database, selected, { verify, onProgress: progress })
+    : await app!.replay({ verify, projections: names }, progress);
   if (tty) process.stdout.write('\n');
   for (const d of result.differences) {
     const mark = d.same ? 'same' : 'DIFFERENT';
@@ -60,5 +69,5 @@ try {
     console.log('Verify passed: the read tables match the event log.');
   }
 } finally {
-  await database.close();
+  await database?.close();
 }

@@ -15,6 +15,7 @@ import photoFiles from './photos/serve.ts';
 import { registerDocs } from './ops/docs.ts';
 import { createMetrics } from './ops/metrics.ts';
 import { registerOpsRoutes } from './ops/routes.ts';
+import { registerLocalOperatorRoutes } from './ops/local-operator.ts';
 import { registerSecurity } from './ops/security.ts';
 import { createSearchCache, type SearchCache } from './search/cache.ts';
 import type { Services } from './services.ts';
@@ -28,7 +29,11 @@ declare module 'fastify' {
 
 export const CLIENT_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../client/dist');
 
-export type AppOptions = { serveClient?: boolean };
+export type AppOptions = {
+  serveClient?: boolean;
+  /** Embedded mode: serve the operator commands (POST /ops/*) to local callers with this token. */
+  localOperatorToken?: string;
+};
 
 export async function buildApp(services: Services, options: AppOptions = {}) {
   const { config } = services;
@@ -85,6 +90,8 @@ export async function buildApp(services: Services, options: AppOptions = {}) {
   );
   await app.register(photoFiles);
   await registerOpsRoutes(app as unknown as FastifyInstance, metrics);
+  if (options.localOperatorToken)
+    await registerLocalOperatorRoutes(app as unknown as FastifyInstance, options.localOperatorToken);
 
   if (options.serveClient !== false && fs.existsSync(path.join(CLIENT_DIST, 'index.html'))) {
     await app.register(fastifyStatic, {

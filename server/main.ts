@@ -1,7 +1,10 @@
 // Process entry: `api`, `worker`, or `all` (api + worker in one process: embedded mode).
+import type { AddressInfo } from 'node:net';
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
+import { DataDirectoryLockedError } from './db/data-lock.ts';
 import { closeServices, createServices } from './services.ts';
+import { localUrl, newOperatorToken, publishOperatorChannel } from './ops/local-operator.ts';
 import { startWorker, type RunningWorker } from '../workers/worker.ts';
 import { seedIfEmpty } from '../scripts/seed-data.ts';
 
@@ -18,7 +21,16 @@ export async function main(role: Role): Promise<void> {
     }
     throw error;
   }
-  const services = await createServices(config);
+  let services;
+  try {
+    services = await createServices(config);
+  } catch (error) {
+    if (error instanceof DataDirectoryLockedError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
   const { logger } = services;
   let worker: RunningWorker | null = null;
   let app: Awaited<ReturnType<typeof buildApp>> | null = null;
@@ -28,9 +40,21 @@ export async function main(role: Role): Promise<void> {
     if (seeded) logger.info(seeded, 'empty database: added the demo city');
   }
   if (role === 'worker' || role === 'all') worker = await startWorker(services);
+  // Embedded storage is this process's alone (it holds the data directory's lock): operator
+  // commands run against it are handed to this process through a token only the directory's
+  // owner can read (see ops/local-operator.ts).
+  const dataDir = services.database.dataDir;
+  const localOperatorToken = dataDir && role !== 'worker' ? newOperatorToken() : undefined;
+  let unpublish = () => {};
   if (role === 'api' || role === 'all') {
-    app = await buildApp(services);
+    app = await buildApp(services, { localOperatorToken });
     await app.listen({ port: config.port, host: config.host });
+    if (dataDir && localOperatorToken)
+      unpublish = publishOperatorChannel(dataDir, {
+        pid: process.pid,
+        url: localUrl(app.server.address() as AddressInfo),
+        token: localOperatorToken,
+      });
     logger.info(
       { storage: services.database.kind, queue: services.queue.kind },
       `Bodega Cats is running on http://localhost:${config.port}`,
@@ -47,6 +71,7 @@ export async function main(role: Role): Promise<void> {
     const force = setTimeout(() => process.exit(1), 15000);
     force.unref();
     try {
+      unpublish();
       await app?.close(); // stops accepting, lets in-flight requests finish
       await worker?.stop();
       await closeServices(services);

@@ -1,13 +1,16 @@
 // The SQL driver behind one small interface: real Postgres (pg pool) or embedded PGlite.
-import fs from 'node:fs';
+import path from 'node:path';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { DB } from './schema.ts';
 import { PGliteDialect } from './pglite-dialect.ts';
+import { lockDataDirectory, type DataDirectoryLock } from './data-lock.ts';
 import type { Extension } from '@electric-sql/pglite';
 
 export type Database = {
   kind: 'postgres' | 'pglite';
+  /** The embedded data directory (held locked while open); null for Postgres and in-memory PGlite. */
+  dataDir: string | null;
   db: Kysely<DB>;
   /** Subscribe to NOTIFY on a channel; returns an unsubscribe function. */
   listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>>;
@@ -39,6 +42,7 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
   const listeners: pg.Client[] = [];
   return {
     kind: 'postgres',
+    dataDir: null,
     db,
     async listen(channel, onNotify) {
       const client = new pg.Client({ connectionString: url });
@@ -85,15 +89,23 @@ async function openPGlite(dataDir: string | null): Promise<Database> {
   const { cube } = await import('@electric-sql/pglite/contrib/cube');
   const { earthdistance } = await import('@electric-sql/pglite/contrib/earthdistance');
   const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
-  if (dataDir) fs.mkdirSync(dataDir, { recursive: true });
-  const client = await PGlite.create({
-    dataDir: dataDir ?? undefined,
-    extensions: { cube, earthdistance, pg_trgm, loadLibrariesOnUse },
-    parsers: { [INT8]: (v: string) => Number(v), [NUMERIC]: (v: string) => Number(v) },
-  });
+  // Locked before PGlite touches a file, so a second process fails fast (DataDirectoryLockedError).
+  const lock: DataDirectoryLock | null = dataDir ? lockDataDirectory(dataDir) : null;
+  let client;
+  try {
+    client = await PGlite.create({
+      dataDir: dataDir ?? undefined,
+      extensions: { cube, earthdistance, pg_trgm, loadLibrariesOnUse },
+      parsers: { [INT8]: (v: string) => Number(v), [NUMERIC]: (v: string) => Number(v) },
+    });
+  } catch (error) {
+    lock?.release();
+    throw error;
+  }
   const db = new Kysely<DB>({ dialect: new PGliteDialect(client) });
   return {
     kind: 'pglite',
+    dataDir: lock ? path.dirname(lock.path) : null,
     db,
     async listen(channel, onNotify) {
       return client.listen(channel, onNotify);
@@ -102,8 +114,12 @@ async function openPGlite(dataDir: string | null): Promise<Database> {
       await sql`select 1`.execute(db);
     },
     async close() {
-      await db.destroy();
-      await client.close();
+      try {
+        await db.destroy();
+        await client.close();
+      } finally {
+        lock?.release();
+      }
     },
   };
 }
