@@ -1,4 +1,5 @@
 // Runtime configuration, read once from the environment and validated with clear messages.
+import { isIP } from 'node:net';
 import path from 'node:path';
 
 /** Brute-force protection of sign-in (see server/accounts/login-limits.ts). */
@@ -25,6 +26,13 @@ export type LiveSettings = {
   pollMs: number;
 };
 
+/**
+ * Which peers may tell the app the client's address in X-Forwarded-For: none (the socket's peer is
+ * the client), the nearest N proxies, or proxies at these addresses/CIDRs. Anything else lets any
+ * client pick its own address and so walk around every per-address limit.
+ */
+export type TrustProxy = false | number | string[];
+
 export type Config = {
   env: 'production' | 'development' | 'test';
   port: number;
@@ -44,6 +52,7 @@ export type Config = {
   nearbyRadiusKm: number;
   seedOnEmpty: boolean;
   operatorToken: string | null;
+  trustProxy: TrustProxy;
   /** Writes (POST/PUT/DELETE under /api) allowed per client per minute; 0 turns the limit off. */
   writeRateLimitPerMinute: number;
   /** Search answers kept per api process (see server/search/cache.ts); 0 turns the cache off. */
@@ -70,6 +79,37 @@ function positiveInt(name: string, raw: string | undefined, fallback: number, pr
     return fallback;
   }
   return n;
+}
+
+// proxy-addr's names for the private ranges, accepted as in Fastify's own trustProxy option.
+const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+function proxyAddress(entry: string): boolean {
+  if (PROXY_RANGE_NAMES.has(entry)) return true;
+  const [address, bits, extra] = entry.split('/');
+  const family = isIP(address ?? '');
+  if (family === 0 || extra !== undefined) return false;
+  if (bits === undefined) return true;
+  if (!/^[0-9]{1,3}$/.test(bits)) return false;
+  return Number(bits) <= (family === 4 ? 32 : 128);
+}
+
+function trustProxy(raw: string | undefined, problems: string[]): TrustProxy {
+  const value = (raw ?? '').trim();
+  if (value === '' || value === 'false' || value === '0') return false;
+  if (/^[0-9]+$/.test(value)) {
+    const hops = Number(value);
+    if (hops > 10) problems.push(`TRUST_PROXY hop count must be at most 10 (got "${raw}")`);
+    return hops;
+  }
+  const entries = value.split(',').map((e) => e.trim());
+  const bad = entries.filter((e) => !proxyAddress(e));
+  if (value === 'true' || bad.length > 0)
+    problems.push(
+      `TRUST_PROXY must be off (unset or 0), a hop count such as 1, or comma-separated proxy ` +
+        `addresses or CIDRs such as 10.0.0.0/8 (got "${raw}"; "true" would let any client forge its address)`,
+    );
+  return bad.length > 0 ? false : entries;
 }
 
 function url(name: string, raw: string | undefined, schemes: string[], problems: string[]): string | null {
@@ -129,6 +169,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     nearbyRadiusKm: 10,
     seedOnEmpty: env.SEED_ON_EMPTY ? env.SEED_ON_EMPTY === 'true' : !env.DATABASE_URL && nodeEnv !== 'test',
     operatorToken: env.OPERATOR_TOKEN || null,
+    trustProxy: trustProxy(env.TRUST_PROXY, problems),
     writeRateLimitPerMinute:
       env.WRITE_RATE_LIMIT === '0' ? 0 : positiveInt('WRITE_RATE_LIMIT', env.WRITE_RATE_LIMIT, 120, problems),
     searchCacheEntries:
