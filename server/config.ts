@@ -1,6 +1,7 @@
 // Runtime configuration, read once from the environment and validated with clear messages.
 import { isIP } from 'node:net';
 import path from 'node:path';
+import { randomSecret, secretBesideData, SECRET_FILE_NAME } from './jwt-secret.ts';
 
 /** Brute-force protection of sign-in (see server/accounts/login-limits.ts). */
 export type LoginLimits = {
@@ -40,6 +41,7 @@ export type Config = {
   databaseUrl: string | null;
   dataDir: string;
   redisUrl: string | null;
+  /** JWT_SECRET; without it, outside production, see unsetSecret below. */
   jwtSecret: string;
   tokenLifetimeSeconds: number;
   uploadDir: string;
@@ -68,7 +70,9 @@ export class ConfigError extends Error {
   }
 }
 
-const DEV_SECRET = 'bodega-cats-development-secret-change-me';
+// Secrets that have been published (this one sat in the repository as the development default):
+// tokens signed with them can be forged by anyone, so no environment may use them.
+const PUBLISHED_SECRETS = new Set(['bodega-cats-development-secret-change-me']);
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 function positiveInt(name: string, raw: string | undefined, fallback: number, problems: string[]): number {
@@ -130,15 +134,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = env.PORT === '0' ? 0 : positiveInt('PORT', env.PORT, 3000, problems);
   if (port > 65535) problems.push('PORT must be at most 65535');
 
-  let jwtSecret = env.JWT_SECRET ?? '';
-  if (nodeEnv === 'production') {
+  const jwtSecret = env.JWT_SECRET ?? '';
+  if (PUBLISHED_SECRETS.has(jwtSecret))
+    problems.push(
+      'JWT_SECRET is a published secret: use at least 32 random characters (e.g. `openssl rand -hex 32`)',
+    );
+  else if (nodeEnv === 'production') {
     if (!jwtSecret) problems.push('JWT_SECRET is required when NODE_ENV=production');
-    else if (jwtSecret.length < 32 || jwtSecret === DEV_SECRET || new Set(jwtSecret).size < 8)
+    else if (jwtSecret.length < 32 || new Set(jwtSecret).size < 8)
       problems.push(
         'JWT_SECRET is too weak: use at least 32 random characters (e.g. `openssl rand -hex 32`)',
       );
-  } else if (!jwtSecret) {
-    jwtSecret = DEV_SECRET;
   }
 
   const logLevel = env.LOG_LEVEL ?? (nodeEnv === 'test' ? 'silent' : 'info');
@@ -202,5 +208,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (nodeEnv === 'production' && config.operatorToken && config.operatorToken.length < 16)
     problems.push('OPERATOR_TOKEN must be at least 16 characters');
   if (problems.length > 0) throw new ConfigError(problems);
+  if (!config.jwtSecret) config.jwtSecret = unsetSecret(config);
   return config;
+}
+
+/**
+ * Without JWT_SECRET (development and tests only): tests get a random secret that lives as long
+ * as the process; a development install keeps one in its data directory (server/jwt-secret.ts).
+ */
+function unsetSecret(config: Config): string {
+  if (config.env === 'test') return randomSecret();
+  try {
+    return secretBesideData(config.dataDir);
+  } catch (error) {
+    throw new ConfigError([
+      `JWT_SECRET is not set and no secret could be kept in ${path.join(config.dataDir, SECRET_FILE_NAME)} ` +
+        `(${(error as Error).message}): set JWT_SECRET or DATA_DIR to a writable directory`,
+    ]);
+  }
 }
