@@ -7,10 +7,12 @@ import { randomSecret, secretBesideData, SECRET_FILE_NAME } from './jwt-secret.t
 export type LoginLimits = {
   /** How long a failure is remembered, and so the longest a limited client waits. */
   windowSeconds: number;
-  /** Failed sign-ins allowed per sign-in name in one window. */
+  /** Failed sign-ins on one account from one client address before backing off. */
   perAccount: number;
-  /** Failed sign-ins allowed per client address in one window (across all names). */
+  /** Failed sign-ins per client address (across all accounts) before backing off. */
   perAddress: number;
+  /** The first wait once a limit is reached; it doubles with each further failure, up to the window. */
+  backoffSeconds: number;
 };
 
 /** Tuning of the live stream (see server/live/). */
@@ -191,6 +193,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       ),
       perAccount: positiveInt('LOGIN_LIMIT_PER_ACCOUNT', env.LOGIN_LIMIT_PER_ACCOUNT, 5, problems),
       perAddress: positiveInt('LOGIN_LIMIT_PER_ADDRESS', env.LOGIN_LIMIT_PER_ADDRESS, 30, problems),
+      backoffSeconds: positiveInt('LOGIN_BACKOFF_SECONDS', env.LOGIN_BACKOFF_SECONDS, 15, problems),
     },
     live: {
       heartbeatMs: positiveInt('LIVE_HEARTBEAT_MS', env.LIVE_HEARTBEAT_MS, 30_000, problems),

@@ -62,7 +62,10 @@ describe('forwarded client addresses', () => {
   describe('behind one proxy (TRUST_PROXY=1)', () => {
     let t: TestApp;
     beforeAll(async () => {
-      t = await appWith({ trustProxy: 1, login: { windowSeconds: 60, perAccount: 100, perAddress: 3 } });
+      t = await appWith({
+        trustProxy: 1,
+        login: { windowSeconds: 60, perAccount: 100, perAddress: 3, backoffSeconds: 60 },
+      });
     });
 
     it('counts each client the proxy names on its own', async () => {
@@ -99,7 +102,7 @@ describe('forwarded client addresses', () => {
   it('trusts the header only from the listed proxy addresses', async () => {
     const t = await appWith({
       trustProxy: ['10.0.0.0/8'],
-      login: { windowSeconds: 60, perAccount: 100, perAddress: 2 },
+      login: { windowSeconds: 60, perAccount: 100, perAddress: 2, backoffSeconds: 60 },
     });
     // From outside the proxy range the header is ignored: the socket's address is counted.
     for (let i = 0; i < 2; i++)
