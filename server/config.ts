@@ -56,6 +56,8 @@ export type Config = {
   nearbyRadiusKm: number;
   seedOnEmpty: boolean;
   operatorToken: string | null;
+  /** Bearer token /metrics asks for; without it /metrics is open in development, 404 in production. */
+  metricsToken: string | null;
   trustProxy: TrustProxy;
   /** Writes (POST/PUT/DELETE under /api) allowed per client per minute; 0 turns the limit off. */
   writeRateLimitPerMinute: number;
@@ -177,6 +179,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     nearbyRadiusKm: 10,
     seedOnEmpty: env.SEED_ON_EMPTY ? env.SEED_ON_EMPTY === 'true' : !env.DATABASE_URL && nodeEnv !== 'test',
     operatorToken: env.OPERATOR_TOKEN || null,
+    metricsToken: env.METRICS_TOKEN || null,
     trustProxy: trustProxy(env.TRUST_PROXY, problems),
     writeRateLimitPerMinute:
       env.WRITE_RATE_LIMIT === '0' ? 0 : positiveInt('WRITE_RATE_LIMIT', env.WRITE_RATE_LIMIT, 120, problems),
@@ -210,6 +213,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   };
   if (nodeEnv === 'production' && config.operatorToken && config.operatorToken.length < 16)
     problems.push('OPERATOR_TOKEN must be at least 16 characters');
+  if (nodeEnv === 'production' && config.metricsToken && config.metricsToken.length < 16)
+    problems.push('METRICS_TOKEN must be at least 16 characters');
   if (problems.length > 0) throw new ConfigError(problems);
   if (!config.jwtSecret) config.jwtSecret = unsetSecret(config);
   return config;
