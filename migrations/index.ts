@@ -6,6 +6,7 @@ import * as readTables from './20261121_0002_read_tables.ts';
 import * as loginFailures from './20261121_0003_login_failures.ts';
 import * as search from './20261121_0004_search.ts';
 import * as dropEventTypeCounts from './20261121_0010_drop_event_type_counts.ts';
+import * as loginFailuresPerAddress from './20261124_0101_login_failures_per_address.ts';
 import * as jobs from './20261124_0201_jobs.ts';
 
 export const migrations: Record<string, Migration> = {
@@ -14,5 +15,6 @@ export const migrations: Record<string, Migration> = {
   '20261121_0003_login_failures': loginFailures,
   '20261121_0004_search': search,
   '20261121_0010_drop_event_type_counts': dropEventTypeCounts,
+  '20261124_0101_login_failures_per_address': loginFailuresPerAddress,
   '20261124_0201_jobs': jobs,
 };

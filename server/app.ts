@@ -18,6 +18,7 @@ import { registerOpsRoutes } from './ops/routes.ts';
 import { registerLocalOperatorRoutes } from './ops/local-operator.ts';
 import { registerSecurity } from './ops/security.ts';
 import { createSearchCache, type SearchCache } from './search/cache.ts';
+import type { TrustProxy } from './config.ts';
 import type { Services } from './services.ts';
 
 declare module 'fastify' {
@@ -35,6 +36,18 @@ export type AppOptions = {
   localOperatorToken?: string;
 };
 
+/**
+ * Off unless configured: trusting any X-Forwarded-For lets a client choose its own address. Fastify
+ * ignores a bare hop count (it cannot check the peer), so a count becomes "the nearest N hops",
+ * which is right only when those proxies overwrite the header (ops/nginx.conf does).
+ */
+function trustProxyOption(
+  trust: TrustProxy,
+): boolean | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof trust === 'number') return (_address, hop) => hop < trust;
+  return trust;
+}
+
 export async function buildApp(services: Services, options: AppOptions = {}) {
   const { config } = services;
   const app = Fastify({
@@ -45,7 +58,7 @@ export async function buildApp(services: Services, options: AppOptions = {}) {
     },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     bodyLimit: 1024 * 1024,
-    trustProxy: true,
+    trustProxy: trustProxyOption(config.trustProxy),
     forceCloseConnections: 'idle',
     frameworkErrors,
   }).withTypeProvider<TypeBoxTypeProvider>();

@@ -1,14 +1,18 @@
 // Runtime configuration, read once from the environment and validated with clear messages.
+import { isIP } from 'node:net';
 import path from 'node:path';
+import { randomSecret, secretBesideData, SECRET_FILE_NAME } from './jwt-secret.ts';
 
 /** Brute-force protection of sign-in (see server/accounts/login-limits.ts). */
 export type LoginLimits = {
   /** How long a failure is remembered, and so the longest a limited client waits. */
   windowSeconds: number;
-  /** Failed sign-ins allowed per sign-in name in one window. */
+  /** Failed sign-ins on one account from one client address before backing off. */
   perAccount: number;
-  /** Failed sign-ins allowed per client address in one window (across all names). */
+  /** Failed sign-ins per client address (across all accounts) before backing off. */
   perAddress: number;
+  /** The first wait once a limit is reached; it doubles with each further failure, up to the window. */
+  backoffSeconds: number;
 };
 
 /** Tuning of the live stream (see server/live/). */
@@ -25,6 +29,13 @@ export type LiveSettings = {
   pollMs: number;
 };
 
+/**
+ * Which peers may tell the app the client's address in X-Forwarded-For: none (the socket's peer is
+ * the client), the nearest N proxies, or proxies at these addresses/CIDRs. Anything else lets any
+ * client pick its own address and so walk around every per-address limit.
+ */
+export type TrustProxy = false | number | string[];
+
 export type Config = {
   env: 'production' | 'development' | 'test';
   port: number;
@@ -32,6 +43,7 @@ export type Config = {
   databaseUrl: string | null;
   dataDir: string;
   redisUrl: string | null;
+  /** JWT_SECRET; without it, outside production, see unsetSecret below. */
   jwtSecret: string;
   tokenLifetimeSeconds: number;
   uploadDir: string;
@@ -44,6 +56,9 @@ export type Config = {
   nearbyRadiusKm: number;
   seedOnEmpty: boolean;
   operatorToken: string | null;
+  /** Bearer token /metrics asks for; without it /metrics is open in development, 404 in production. */
+  metricsToken: string | null;
+  trustProxy: TrustProxy;
   /** Writes (POST/PUT/DELETE under /api) allowed per client per minute; 0 turns the limit off. */
   writeRateLimitPerMinute: number;
   /** Search answers kept per api process (see server/search/cache.ts); 0 turns the cache off. */
@@ -59,7 +74,9 @@ export class ConfigError extends Error {
   }
 }
 
-const DEV_SECRET = 'bodega-cats-development-secret-change-me';
+// Secrets that have been published (this one sat in the repository as the development default):
+// tokens signed with them can be forged by anyone, so no environment may use them.
+const PUBLISHED_SECRETS = new Set(['bodega-cats-development-secret-change-me']);
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 function positiveInt(name: string, raw: string | undefined, fallback: number, problems: string[]): number {
@@ -70,6 +87,37 @@ function positiveInt(name: string, raw: string | undefined, fallback: number, pr
     return fallback;
   }
   return n;
+}
+
+// proxy-addr's names for the private ranges, accepted as in Fastify's own trustProxy option.
+const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+function proxyAddress(entry: string): boolean {
+  if (PROXY_RANGE_NAMES.has(entry)) return true;
+  const [address, bits, extra] = entry.split('/');
+  const family = isIP(address ?? '');
+  if (family === 0 || extra !== undefined) return false;
+  if (bits === undefined) return true;
+  if (!/^[0-9]{1,3}$/.test(bits)) return false;
+  return Number(bits) <= (family === 4 ? 32 : 128);
+}
+
+function trustProxy(raw: string | undefined, problems: string[]): TrustProxy {
+  const value = (raw ?? '').trim();
+  if (value === '' || value === 'false' || value === '0') return false;
+  if (/^[0-9]+$/.test(value)) {
+    const hops = Number(value);
+    if (hops > 10) problems.push(`TRUST_PROXY hop count must be at most 10 (got "${raw}")`);
+    return hops;
+  }
+  const entries = value.split(',').map((e) => e.trim());
+  const bad = entries.filter((e) => !proxyAddress(e));
+  if (value === 'true' || bad.length > 0)
+    problems.push(
+      `TRUST_PROXY must be off (unset or 0), a hop count such as 1, or comma-separated proxy ` +
+        `addresses or CIDRs such as 10.0.0.0/8 (got "${raw}"; "true" would let any client forge its address)`,
+    );
+  return bad.length > 0 ? false : entries;
 }
 
 function url(name: string, raw: string | undefined, schemes: string[], problems: string[]): string | null {
@@ -90,15 +138,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = env.PORT === '0' ? 0 : positiveInt('PORT', env.PORT, 3000, problems);
   if (port > 65535) problems.push('PORT must be at most 65535');
 
-  let jwtSecret = env.JWT_SECRET ?? '';
-  if (nodeEnv === 'production') {
+  const jwtSecret = env.JWT_SECRET ?? '';
+  if (PUBLISHED_SECRETS.has(jwtSecret))
+    problems.push(
+      'JWT_SECRET is a published secret: use at least 32 random characters (e.g. `openssl rand -hex 32`)',
+    );
+  else if (nodeEnv === 'production') {
     if (!jwtSecret) problems.push('JWT_SECRET is required when NODE_ENV=production');
-    else if (jwtSecret.length < 32 || jwtSecret === DEV_SECRET || new Set(jwtSecret).size < 8)
+    else if (jwtSecret.length < 32 || new Set(jwtSecret).size < 8)
       problems.push(
         'JWT_SECRET is too weak: use at least 32 random characters (e.g. `openssl rand -hex 32`)',
       );
-  } else if (!jwtSecret) {
-    jwtSecret = DEV_SECRET;
   }
 
   const logLevel = env.LOG_LEVEL ?? (nodeEnv === 'test' ? 'silent' : 'info');
@@ -129,6 +179,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     nearbyRadiusKm: 10,
     seedOnEmpty: env.SEED_ON_EMPTY ? env.SEED_ON_EMPTY === 'true' : !env.DATABASE_URL && nodeEnv !== 'test',
     operatorToken: env.OPERATOR_TOKEN || null,
+    metricsToken: env.METRICS_TOKEN || null,
+    trustProxy: trustProxy(env.TRUST_PROXY, problems),
     writeRateLimitPerMinute:
       env.WRITE_RATE_LIMIT === '0' ? 0 : positiveInt('WRITE_RATE_LIMIT', env.WRITE_RATE_LIMIT, 120, problems),
     searchCacheEntries:
@@ -144,6 +196,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       ),
       perAccount: positiveInt('LOGIN_LIMIT_PER_ACCOUNT', env.LOGIN_LIMIT_PER_ACCOUNT, 5, problems),
       perAddress: positiveInt('LOGIN_LIMIT_PER_ADDRESS', env.LOGIN_LIMIT_PER_ADDRESS, 30, problems),
+      backoffSeconds: positiveInt('LOGIN_BACKOFF_SECONDS', env.LOGIN_BACKOFF_SECONDS, 15, problems),
     },
     live: {
       heartbeatMs: positiveInt('LIVE_HEARTBEAT_MS', env.LIVE_HEARTBEAT_MS, 30_000, problems),
@@ -160,6 +213,25 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   };
   if (nodeEnv === 'production' && config.operatorToken && config.operatorToken.length < 16)
     problems.push('OPERATOR_TOKEN must be at least 16 characters');
+  if (nodeEnv === 'production' && config.metricsToken && config.metricsToken.length < 16)
+    problems.push('METRICS_TOKEN must be at least 16 characters');
   if (problems.length > 0) throw new ConfigError(problems);
+  if (!config.jwtSecret) config.jwtSecret = unsetSecret(config);
   return config;
+}
+
+/**
+ * Without JWT_SECRET (development and tests only): tests get a random secret that lives as long
+ * as the process; a development install keeps one in its data directory (server/jwt-secret.ts).
+ */
+function unsetSecret(config: Config): string {
+  if (config.env === 'test') return randomSecret();
+  try {
+    return secretBesideData(config.dataDir);
+  } catch (error) {
+    throw new ConfigError([
+      `JWT_SECRET is not set and no secret could be kept in ${path.join(config.dataDir, SECRET_FILE_NAME)} ` +
+        `(${(error as Error).message}): set JWT_SECRET or DATA_DIR to a writable directory`,
+    ]);
+  }
 }

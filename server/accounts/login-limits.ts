@@ -1,28 +1,52 @@
-// Brute-force protection for sign-in: failed attempts are counted per client address and per
-// sign-in name in Postgres, so every api instance shares the counts. A counter forgets its
-// failures once a whole window passes without a new one; while it is full, sign-in answers 429
-// until a window after the last counted failure (attempts refused meanwhile do not extend it, so
-// no one is locked out for good).
+// Brute-force protection for sign-in. Failed attempts are counted in Postgres (so every api
+// instance shares the counts) per account *at one client address*, and per address across all
+// accounts. Counting per (account, address) means an attacker hammering an account slows down only
+// themselves: its owner, signing in from an address with no failures, gets straight through.
+//
+// A counter below its limit lets attempts through. Once full, it backs off instead of blocking:
+// the next attempt waits `backoffSeconds` after the last failure, doubling with each further
+// failure, never longer than the window. A counter forgets everything once a whole window passes
+// without a new failure, and refused attempts are not counted, so waiting always gets one back in.
 import { createHash } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import type { LoginLimits } from '../config.ts';
 import { RateLimited } from '../errors.ts';
 
-export type LoginAttempt = { address: string; name: string };
+/**
+ * `account` names the account when the sign-in name belongs to one (so its username and email
+ * share a counter), else the typed name, which is counted just the same: a limit must not reveal
+ * whether a name has an account.
+ */
+export type LoginAttempt = { address: string; account: string };
+
+type Scope = 'pair' | 'ip';
+type Counter = { scope: Scope; key: string; failures: number; age: number };
 
 // Stored as hashes: people sometimes type a password into the name box.
 function keyOf(value: string): string {
   return createHash('sha256').update(value).digest('base64url');
 }
 
-function keysOf(attempt: LoginAttempt) {
-  return { account: keyOf(attempt.name.toLowerCase()), ip: keyOf(attempt.address) };
+function keysOf(attempt: LoginAttempt): Record<Scope, string> {
+  return { pair: keyOf(`${attempt.account}\n${attempt.address}`), ip: keyOf(attempt.address) };
+}
+
+/** Seconds the counter still makes the client wait before another attempt (0: go ahead). */
+export function waitOf(
+  counter: { failures: number; age: number },
+  limit: number,
+  limits: LoginLimits,
+): number {
+  if (counter.age >= limits.windowSeconds || counter.failures < limit) return 0;
+  const backoff = limits.backoffSeconds * 2 ** Math.min(counter.failures - limit, 30);
+  return Math.max(0, Math.min(limits.windowSeconds, backoff) - counter.age);
 }
 
 /**
- * Counts this attempt against both limits before the password is checked, so parallel guesses
- * cannot slip past the limit. Throws RateLimited when either counter is full.
+ * Counts this attempt as a failure before the password is checked, so parallel guesses cannot
+ * slip past the limit (a success takes it back). Throws RateLimited, counting nothing, while the
+ * client must wait.
  */
 export async function claimLoginAttempt(
   db: Kysely<DB>,
@@ -30,42 +54,48 @@ export async function claimLoginAttempt(
   attempt: LoginAttempt,
 ): Promise<void> {
   const keys = keysOf(attempt);
-  const window = sql`make_interval(secs => ${limits.windowSeconds}::double precision)`;
-  const limit = sql`case when f.scope = 'account' then ${limits.perAccount}::int else ${limits.perAddress}::int end`;
-  const { rows } = await sql<{ scope: 'account' | 'ip'; failures: number; retry_after: number }>`
-    insert into login_failures as f (scope, key, failures, last_failed_at)
-    values ('account', ${keys.account}, 1, now()), ('ip', ${keys.ip}, 1, now())
-    on conflict (scope, key) do update set
-      failures = case when f.last_failed_at <= now() - ${window} then 1 else f.failures + 1 end,
-      last_failed_at = case
-        when f.last_failed_at <= now() - ${window} or f.failures < ${limit} then now()
-        else f.last_failed_at
-      end
-    returning scope, failures,
-      greatest(1, ceil(extract(epoch from (last_failed_at + ${window} - now()))))::int as retry_after`.execute(
-    db,
-  );
-  const full = rows.filter(
-    (row) => Number(row.failures) > (row.scope === 'account' ? limits.perAccount : limits.perAddress),
-  );
-  if (full.length > 0) {
-    const retryAfter = Math.max(...full.map((row) => Number(row.retry_after)));
-    throw new RateLimited(
-      `Too many failed sign-in attempts. Please wait ${describeWait(retryAfter)} and try again.`,
-      retryAfter,
+  await db.transaction().execute(async (trx) => {
+    await sql`
+      insert into login_failures (scope, key, failures, last_failed_at)
+      values ('pair', ${keys.pair}, 0, now()), ('ip', ${keys.ip}, 0, now())
+      on conflict (scope, key) do nothing`.execute(trx);
+    // Locked, so parallel attempts of one client are judged one after the other.
+    const { rows } = await sql<Counter>`
+      select scope, key, failures, extract(epoch from now() - last_failed_at)::float8 as age
+      from login_failures
+      where (scope = 'pair' and key = ${keys.pair}) or (scope = 'ip' and key = ${keys.ip})
+      order by scope
+      for update`.execute(trx);
+    const limitOf = (scope: Scope) => (scope === 'pair' ? limits.perAccount : limits.perAddress);
+    const wait = Math.max(
+      0,
+      ...rows.map((row) =>
+        waitOf({ failures: Number(row.failures), age: Number(row.age) }, limitOf(row.scope), limits),
+      ),
     );
-  }
+    if (wait > 0) {
+      const seconds = Math.max(1, Math.ceil(wait));
+      throw new RateLimited(
+        `Too many failed sign-in attempts. Please wait ${describeWait(seconds)} and try again.`,
+        seconds,
+      );
+    }
+    await sql`
+      update login_failures set
+        failures = case
+          when last_failed_at <= now() - make_interval(secs => ${limits.windowSeconds}::double precision) then 1
+          else failures + 1
+        end,
+        last_failed_at = now()
+      where (scope = 'pair' and key = ${keys.pair}) or (scope = 'ip' and key = ${keys.ip})`.execute(trx);
+  });
   await forgetExpired(db, limits);
 }
 
-/** A successful sign-in clears its name's counter and takes back its claim on the address. */
+/** A successful sign-in clears its (account, address) counter and takes back its claim on the address. */
 export async function settleSuccessfulLogin(db: Kysely<DB>, attempt: LoginAttempt): Promise<void> {
   const keys = keysOf(attempt);
-  await db
-    .deleteFrom('login_failures')
-    .where('scope', '=', 'account')
-    .where('key', '=', keys.account)
-    .execute();
+  await db.deleteFrom('login_failures').where('scope', '=', 'pair').where('key', '=', keys.pair).execute();
   await db
     .updateTable('login_failures')
     .set({ failures: sql`greatest(failures - 1, 0)` })

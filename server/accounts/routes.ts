@@ -80,9 +80,12 @@ const accountRoutes: FastifyPluginAsync = async (app) => {
     { schema: { body: LoginBody, response: { 200: Session, ...errors(400, 401, 429, 503) } } },
     async (request) => {
       const name = request.body.username.trim();
-      const attempt = { address: request.ip, name };
-      await claimLoginAttempt(db, limits, attempt);
       const found = await findUserBySignInName(db, name);
+      const attempt = {
+        address: request.ip,
+        account: found ? `user:${found.id}` : `name:${name.toLowerCase()}`,
+      };
+      await claimLoginAttempt(db, limits, attempt);
       const valid = found
         ? await verifyPassword(request.body.password, found.passwordHash)
         : await verifyAgainstDecoy(request.body.password);

@@ -6,7 +6,7 @@ import type { Kysely } from 'kysely';
 import type { DB, TargetType } from '../db/schema.ts';
 import { NotFound } from '../errors.ts';
 import { runCommand } from '../http/idempotency.ts';
-import { errors } from '../http/schemas.ts';
+import { errors, pathId } from '../http/schemas.ts';
 import { recordView } from '../lists/recently-viewed.ts';
 import type { AuthUser } from '../plugins/auth.ts';
 import type { WriteContext } from './commands.ts';
@@ -20,8 +20,8 @@ const Message = Type.Object({ message: Type.String() });
 export const ItemParams = Type.Object({ id: Type.String({ maxLength: 200 }) });
 
 export function itemId(raw: string, missing: string): number {
-  const id = /^[0-9]{1,15}$/.test(raw) ? Number(raw) : 0;
-  if (id <= 0) throw new NotFound(missing);
+  const id = pathId(raw);
+  if (id === null) throw new NotFound(missing);
   return id;
 }
 

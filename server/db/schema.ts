@@ -142,7 +142,8 @@ export interface RecentlyViewedTable {
 }
 
 export interface LoginFailuresTable {
-  scope: 'account' | 'ip';
+  /** 'pair': one account (or unknown name) at one client address; 'ip': an address overall. */
+  scope: 'pair' | 'ip';
   key: string;
   failures: number;
   last_failed_at: Timestamp;

@@ -48,6 +48,14 @@ export function toAppError(error: unknown): AppError | null {
       input: 'contains characters that cannot be stored',
     });
   }
+  // A number too large for its column (22003) or text that is not a number where one belongs
+  // (22P02) can only have come from the request: the schemas bound ids, but this keeps any value
+  // they miss a 400 rather than a 500.
+  if (fe?.code === '22003' || fe?.code === '22P02') {
+    return new Invalid('A number in the request is out of range or not a number', {
+      input: 'holds a number out of range or not a number',
+    });
+  }
   const status = fe?.statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500) {
     switch (fe.code) {

@@ -30,7 +30,23 @@ export function pagination(total: number, page: number, perPage: number) {
   return { page, per_page: perPage, total, pages: Math.ceil(total / perPage) };
 }
 
-export const IdParams = Type.Object({ id: Type.String({ pattern: '^[0-9]{1,15}$' }) });
+/**
+ * Ids are whole numbers in 1..2^53-1 (API.md): the range every client can hold exactly in a
+ * double and Postgres holds in a bigint. Bodies and queries declare them with `Id`, so anything
+ * outside is a 400 before a query is built.
+ */
+export const MAX_ID = Number.MAX_SAFE_INTEGER;
+export const Id = Type.Integer({ minimum: 1, maximum: MAX_ID });
+
+/**
+ * An id from a path segment, or null when the text cannot be one. A path that names no possible
+ * id names nothing, so callers answer it like any unknown id (404), never a 400 or 500.
+ */
+export function pathId(raw: string): number | null {
+  if (!/^[0-9]{1,16}$/.test(raw)) return null;
+  const id = Number(raw);
+  return id >= 1 && id <= MAX_ID ? id : null;
+}
 
 export const User = Type.Object({
   id: Type.Integer(),

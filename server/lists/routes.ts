@@ -6,7 +6,15 @@ import type { TargetType } from '../db/schema.ts';
 import { NotFound } from '../errors.ts';
 import type { AuthUser } from '../plugins/auth.ts';
 import { runCommand } from '../http/idempotency.ts';
-import { BodegaSummary, CatSummary, errors, PageQuery, pagination, Pagination } from '../http/schemas.ts';
+import {
+  BodegaSummary,
+  CatSummary,
+  errors,
+  PageQuery,
+  pagination,
+  Pagination,
+  pathId,
+} from '../http/schemas.ts';
 import { clearRecentlyViewed, listRecentlyViewed } from './recently-viewed.ts';
 import { listSavedBodegas, listSavedCats, setSaved } from './saves.ts';
 
@@ -38,8 +46,8 @@ const TARGETS: { path: string; type: TargetType; missing: string }[] = [
 
 /** Ids are positive integers; anything else names no cat or bodega. */
 function targetId(raw: string, missing: string): number {
-  const id = /^[0-9]{1,15}$/.test(raw) ? Number(raw) : 0;
-  if (id <= 0) throw new NotFound(missing);
+  const id = pathId(raw);
+  if (id === null) throw new NotFound(missing);
   return id;
 }
 

@@ -3,6 +3,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Registry } from 'prom-client';
+import type { Config } from '../config.ts';
 import { NotFound, Unauthorized } from '../errors.ts';
 
 export function sameSecret(given: string, expected: string): boolean {
@@ -28,9 +29,28 @@ export function operatorGuard(token: string | null) {
   };
 }
 
+/**
+ * /metrics (API.md, Operations endpoints): with METRICS_TOKEN set, only `Authorization: Bearer
+ * <token>` gets in; without one it is open in development and absent (404) in production, where
+ * an open scrape endpoint would show traffic to anyone and run counting queries on demand.
+ */
+export function metricsGuard(token: string | null, env: Config['env']) {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    if (!token) {
+      if (env === 'production') throw new NotFound(`No route for GET ${request.url.split('?')[0]}`);
+      return;
+    }
+    const given = /^Bearer (.+)$/i.exec(request.headers.authorization ?? '')?.[1];
+    if (given && sameSecret(given, token)) return;
+    reply.header('www-authenticate', 'Bearer realm="metrics"');
+    throw new Unauthorized('A metrics token is required: send Authorization: Bearer <METRICS_TOKEN>');
+  };
+}
+
 export async function registerOpsRoutes(app: FastifyInstance, registry: Registry): Promise<void> {
   const { config, queue } = app.services;
-  app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {
+  const metricsAccess = { onRequest: metricsGuard(config.metricsToken, config.env), schema: { hide: true } };
+  app.get('/metrics', metricsAccess, async (_request, reply) => {
     reply.header('content-type', registry.contentType);
     return registry.metrics();
   });

@@ -10,7 +10,7 @@ import { NotFound, UnsupportedMediaType } from '../errors.ts';
 import { nextId } from '../events/store.ts';
 import type { EventMetadata } from '../events/types.ts';
 import { runCommand } from '../http/idempotency.ts';
-import { Photo, errors } from '../http/schemas.ts';
+import { Photo, errors, pathId } from '../http/schemas.ts';
 import {
   deletePhoto,
   findTarget,
@@ -41,20 +41,14 @@ const PhotoBody = Type.Object({ photo: Photo });
 
 const FOLDERS = { cats: 'cat', bodegas: 'bodega' } as const satisfies Record<string, TargetType>;
 
-function parseId(raw: string): number | null {
-  if (!/^[0-9]{1,15}$/.test(raw)) return null;
-  const id = Number(raw);
-  return id > 0 ? id : null;
-}
-
 function targetOf(type: TargetType, raw: string): PhotoTarget {
-  const id = parseId(raw);
+  const id = pathId(raw);
   if (id === null) throw targetNotFound({ type, id: 0 });
   return { type, id };
 }
 
 function photoIdOf(raw: string): number {
-  const id = parseId(raw);
+  const id = pathId(raw);
   if (id === null) throw new NotFound('Photo not found');
   return id;
 }

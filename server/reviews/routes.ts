@@ -7,11 +7,11 @@ import type { TargetType } from '../db/schema.ts';
 import { Invalid, NotFound } from '../errors.ts';
 import type { EventMetadata } from '../events/types.ts';
 import { runCommand } from '../http/idempotency.ts';
-import { PageQuery, Pagination, Review, errors, pagination } from '../http/schemas.ts';
+import { Id, PageQuery, Pagination, Review, errors, pagination, pathId } from '../http/schemas.ts';
 import { COMMENT_MAX, deleteReview, postReview, requireTarget } from './commands.ts';
 import { findReview, listReviews, type ReviewTarget } from './read.ts';
 
-const OptionalId = Type.Optional(Type.Union([Type.Integer({ minimum: 1 }), Type.Null()]));
+const OptionalId = Type.Optional(Type.Union([Id, Type.Null()]));
 
 const PostBody = Type.Object(
   {
@@ -26,12 +26,6 @@ const PostBody = Type.Object(
 // Any text is accepted as an id so that an id that cannot exist reads as "no such thing" (404),
 // the same as for cats and bodegas themselves.
 const TargetParams = Type.Object({ id: Type.String({ maxLength: 100 }) });
-
-function parseId(raw: string): number | null {
-  if (!/^[0-9]{1,15}$/.test(raw)) return null;
-  const id = Number(raw);
-  return id > 0 ? id : null;
-}
 
 function targetOf(body: { cat_id?: number | null; bodega_id?: number | null }): ReviewTarget {
   const cat = body.cat_id ?? null;
@@ -82,7 +76,7 @@ const reviewsRoutes: FastifyPluginAsync = async (fastify) => {
         },
       },
       async (request) => {
-        const id = parseId(request.params.id);
+        const id = pathId(request.params.id);
         const notFound = new NotFound(`${type === 'cat' ? 'Cat' : 'Bodega'} not found`);
         if (id === null) throw notFound;
         const target = { type, id };
@@ -126,7 +120,7 @@ const reviewsRoutes: FastifyPluginAsync = async (fastify) => {
       },
     },
     async (request, reply) => {
-      const reviewId = parseId(request.params.id);
+      const reviewId = pathId(request.params.id);
       if (reviewId === null) throw new NotFound('Review not found');
       const userId = request.currentUser!.id;
       await runCommand(database.db, request, reply, async (trx) => {

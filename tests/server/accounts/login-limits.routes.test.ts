@@ -1,17 +1,18 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waitOf } from '../../../server/accounts/login-limits.ts';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
 
-// A window far longer than the gap between two deliberately slow password checks on a busy
-// machine. Instead of sleeping through it, the test ages the stored counters, which is exactly
-// what the passing of time does to them.
-const LIMITS = { windowSeconds: 60, perAccount: 2, perAddress: 4 };
+// Waits far longer than the gap between two deliberately slow password checks on a busy machine.
+// Instead of sleeping through them, the test ages the stored counters, which is exactly what the
+// passing of time does to them.
+const LIMITS = { windowSeconds: 600, perAccount: 2, perAddress: 4, backoffSeconds: 60 };
 
 describe('brute-force protection of sign-in', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp({ worker: false, config: { login: LIMITS } });
-    for (const username of ['victim', 'bystander'])
+    for (const username of ['victim', 'bystander', 'forgetful'])
       await t.app.inject({
         method: 'POST',
         url: '/api/auth/register',
@@ -38,10 +39,13 @@ describe('brute-force protection of sign-in', () => {
     );
   };
 
-  it('limits failed sign-ins per account, then lets the user back in after the window', async () => {
-    for (let i = 0; i < 2; i++) expect((await login('victim', `guess${i}`, '10.0.0.1')).status).toBe(401);
-    // Full: even the right password waits, from any address.
-    const limited = await login('victim', 'right-password', '10.0.0.2');
+  it('slows down the address that hammers an account, never the owner signing in elsewhere', async () => {
+    const attacker = '10.0.0.66';
+    const statuses: number[] = [];
+    for (let i = 0; i < 12; i++) statuses.push((await login('victim', `guess${i}`, attacker)).status);
+    expect(statuses.slice(0, 2)).toEqual([401, 401]);
+    expect(statuses.slice(2).every((s) => s === 429)).toBe(true);
+    const limited = await login('victim', 'right-password', attacker);
     expect(limited.status).toBe(429);
     expect(limited.body).toEqual({
       error: expect.stringMatching(
@@ -50,29 +54,51 @@ describe('brute-force protection of sign-in', () => {
       code: 'rate_limited',
       details: { retry_after: limited.retryAfter },
     });
-    expect(limited.retryAfter).toBeGreaterThanOrEqual(1);
-    expect(limited.retryAfter).toBeLessThanOrEqual(60);
-    expect((await login('VICTIM', 'right-password', '10.0.0.3')).status).toBe(429);
-    // Other accounts are not affected.
-    expect((await login('bystander', 'right-password', '10.0.0.4')).status).toBe(200);
-
-    // Not quite the whole wait: still limited, and the refused attempts did not extend it.
-    const probe = await login('victim', 'right-password', '10.0.0.2');
-    expect(probe.status).toBe(429);
-    expect(probe.retryAfter).toBeLessThanOrEqual(limited.retryAfter);
-    await letTimePass(probe.retryAfter - 2);
-    const almost = await login('victim', 'right-password', '10.0.0.2');
-    expect(almost.status).toBe(429);
-    expect(almost.retryAfter).toBeLessThanOrEqual(2);
-    await letTimePass(2);
+    // The same account by another name is the same counter.
+    expect((await login('VICTIM@example.test', 'right-password', attacker)).status).toBe(429);
+    // The owner, from an address with no failures, gets straight in; so does anyone else.
     expect((await login('victim', 'right-password', '10.0.0.2')).status).toBe(200);
+    expect((await login('victim@example.test', 'right-password', '10.0.0.3')).status).toBe(200);
+    expect((await login('bystander', 'right-password', '10.0.0.4')).status).toBe(200);
+  });
+
+  it('backs off, doubling the wait with each further failure, rather than blocking', async () => {
+    const address = '10.0.5.1';
+    for (let i = 0; i < 2; i++) expect((await login('forgetful', `nope${i}`, address)).status).toBe(401);
+    const first = await login('forgetful', 'right-password', address);
+    expect(first.status).toBe(429);
+    expect(first.retryAfter).toBeGreaterThan(55);
+    expect(first.retryAfter).toBeLessThanOrEqual(60);
+    await letTimePass(60);
+    expect((await login('forgetful', 'nope2', address)).status).toBe(401);
+    const second = await login('forgetful', 'right-password', address);
+    expect(second.status).toBe(429);
+    expect(second.retryAfter).toBeGreaterThan(115);
+    expect(second.retryAfter).toBeLessThanOrEqual(120);
+    // Refused attempts do not extend the wait.
+    await letTimePass(100);
+    const probe = await login('forgetful', 'right-password', address);
+    expect(probe.status).toBe(429);
+    expect(probe.retryAfter).toBeLessThanOrEqual(20);
+    await letTimePass(20);
+    expect((await login('forgetful', 'right-password', address)).status).toBe(200);
+  });
+
+  it('never asks for a wait longer than the window', () => {
+    expect(waitOf({ failures: 1, age: 0 }, 2, LIMITS)).toBe(0);
+    expect(waitOf({ failures: 2, age: 0 }, 2, LIMITS)).toBe(60);
+    expect(waitOf({ failures: 3, age: 10 }, 2, LIMITS)).toBe(110);
+    expect(waitOf({ failures: 40, age: 0 }, 2, LIMITS)).toBe(600);
+    expect(waitOf({ failures: 40_000, age: 0 }, 2, LIMITS)).toBe(600);
+    expect(waitOf({ failures: 40, age: 600 }, 2, LIMITS)).toBe(0);
   });
 
   it('treats unknown names like real ones, so a limit does not reveal who has an account', async () => {
     for (let i = 0; i < 2; i++) expect((await login('no-such-user', 'guess', '10.0.1.1')).status).toBe(401);
-    const limited = await login('no-such-user', 'guess', '10.0.1.2');
+    const limited = await login('no-such-user', 'guess', '10.0.1.1');
     expect(limited.status).toBe(429);
     expect(limited.body.code).toBe('rate_limited');
+    expect((await login('no-such-user', 'guess', '10.0.1.2')).status).toBe(401);
   });
 
   it('limits failed sign-ins per address across many names', async () => {
@@ -90,12 +116,12 @@ describe('brute-force protection of sign-in', () => {
       expect((await login('bystander', 'right-password', '10.0.3.1')).status).toBe(200);
   });
 
-  it('resets the account count after a successful sign-in', async () => {
-    for (let round = 0; round < 2; round++) {
-      expect((await login('bystander', 'wrong', `10.0.4.${round}`)).status).toBe(401);
-      expect((await login('bystander', 'right-password', `10.0.4.${round}`)).status).toBe(200);
+  it('resets the count of an account at an address after a successful sign-in', async () => {
+    for (let round = 0; round < 3; round++) {
+      expect((await login('bystander', 'wrong', '10.0.4.1')).status).toBe(401);
+      expect((await login('bystander', 'right-password', '10.0.4.1')).status).toBe(200);
     }
-    expect((await login('bystander', 'wrong', '10.0.4.9')).status).toBe(401);
+    expect((await login('bystander', 'wrong', '10.0.4.1')).status).toBe(401);
   });
 
   it('keeps the counts in the database, where every api instance sees them, as hashes', async () => {

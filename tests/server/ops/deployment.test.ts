@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { loadConfig } from '../../../server/config.ts';
 
 // No Docker engine runs where the tests run, so the compose file is checked for the topology it
 // promises: the same topology the multi-process test starts with local Postgres and Redis.
@@ -24,6 +25,14 @@ describe('docker-compose topology', () => {
   it('requires a JWT secret and runs production mode', () => {
     expect(services.api.environment.NODE_ENV).toBe('production');
     expect(services.api.environment.JWT_SECRET).toMatch(/\?/);
+  });
+
+  it('lets only the proxy state client addresses, from the address it saw', () => {
+    const trust = String(services.api.environment.TRUST_PROXY).replace(/^\$\{TRUST_PROXY:-(.*)\}$/, '$1');
+    expect(loadConfig({ NODE_ENV: 'test', JWT_SECRET: 'x', TRUST_PROXY: trust }).trustProxy).not.toBe(false);
+    const nginx = readFileSync('ops/nginx.conf', 'utf8');
+    expect(nginx).toMatch(/proxy_set_header X-Forwarded-For \$remote_addr;/);
+    expect(nginx).not.toContain('$proxy_add_x_forwarded_for');
   });
 
   it('builds in stages and runs as a non-root user', () => {
