@@ -41,9 +41,12 @@ export function startDispatcher(
       batchSize: 500,
       async handle(trx, events) {
         const jobs = jobsFor(rules, events);
-        if (jobs.length > 0) await queue.add(jobs, trx);
+        if (jobs.length > 0) await queue.add(jobs, queue.kind === 'inline' ? trx : undefined);
       },
       afterCommit: () => queue.wake?.(),
+      // BullMQ's jobs live in Redis: no transaction may wait on it. Embedded jobs are rows written
+      // in the checkpoint's own transaction.
+      effectOutsideTransaction: queue.kind === 'bullmq',
     },
     options,
   );

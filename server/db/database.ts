@@ -32,7 +32,14 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
 }
 
 async function openPostgres(url: string, poolSize: number): Promise<Database> {
-  const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: 5000 });
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: poolSize,
+    connectionTimeoutMillis: 5000,
+    // A session left idle inside a transaction (a bug, a stuck await) would hold locks and the
+    // log's horizon back from every consumer: the server ends it after 30 s.
+    idle_in_transaction_session_timeout: 30_000,
+  });
   // A client losing its server (restart, failover) must not crash the process: idle clients
   // report through the pool, checked-out ones through their own listener; the query in flight
   // still fails, and the pool replaces the client.

@@ -162,6 +162,15 @@ export interface JobsTable {
   created_at: Generated<Timestamp>;
 }
 
+/** Events a consumer parked instead of halting on them. */
+export interface ParkedEventsTable {
+  consumer: string;
+  global_position: number;
+  type: string;
+  error: string;
+  parked_at: Generated<Timestamp>;
+}
+
 /** Every word the catalogue has used: what misspelt query words are matched against. */
 export interface SearchWordsTable {
   word: string;
@@ -182,6 +191,7 @@ export interface DB {
   search_words: SearchWordsTable;
   login_failures: LoginFailuresTable;
   jobs: JobsTable;
+  parked_events: ParkedEventsTable;
 }
 
 export type CatRow = Selectable<CatsTable>;

@@ -199,9 +199,16 @@ type EventRow = {
   recorded_at: Date | string;
 };
 
+/** A stored event whose payload is not an event of its type (written around the store). */
+export class MalformedEventError extends Error {
+  override name = 'MalformedEventError';
+}
+
 export function toRecordedEvent(row: EventRow): RecordedEvent {
   const data = typeof row.data === 'string' ? JSON.parse(row.data) : row.data;
   const metadata = typeof row.metadata === 'string' ? JSON.parse(row.metadata) : row.metadata;
+  if (!data || typeof data !== 'object' || Array.isArray(data))
+    throw new MalformedEventError(`${row.type} at position ${row.global_position} has no object payload`);
   return {
     type: row.type,
     data: upcast(row.type, row.schema_version, data as Record<string, unknown>),

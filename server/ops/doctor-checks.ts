@@ -42,5 +42,20 @@ export async function databaseChecks(database: Database): Promise<Check[]> {
     if (lag.seconds > 60) fail(`consumer ${name}`, `${text}: is a worker running (\`npm run worker\`)?`);
     else pass(`consumer ${name}`, text);
   }
+  const parked = await database.db
+    .selectFrom('parked_events')
+    .select(['consumer', 'global_position', 'type', 'error'])
+    .orderBy('global_position')
+    .limit(5)
+    .execute()
+    .catch(() => []);
+  if (parked.length === 0) pass('parked events', 'none');
+  else
+    fail(
+      'parked events',
+      `consumers parked events they could not handle (table parked_events), e.g. ${parked
+        .map((p) => `${p.consumer} at ${p.global_position} (${p.type}): ${p.error}`)
+        .join('; ')}: fix the cause, then re-drive them`,
+    );
   return checks;
 }
