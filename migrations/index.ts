@@ -7,6 +7,7 @@ import * as loginFailures from './20261121_0003_login_failures.ts';
 import * as search from './20261121_0004_search.ts';
 import * as dropEventTypeCounts from './20261121_0010_drop_event_type_counts.ts';
 import * as jobs from './20261124_0201_jobs.ts';
+import * as earthdistanceSearchPath from './20261124_0301_earthdistance_search_path.ts';
 
 export const migrations: Record<string, Migration> = {
   '20261121_0001_event_store': eventStore,
@@ -15,4 +16,5 @@ export const migrations: Record<string, Migration> = {
   '20261121_0004_search': search,
   '20261121_0010_drop_event_type_counts': dropEventTypeCounts,
   '20261124_0201_jobs': jobs,
+  '20261124_0301_earthdistance_search_path': earthdistanceSearchPath,
 };
