@@ -69,7 +69,7 @@ try {
     if (tty) process.stdout.write('\n');
     console.log(formatDifferences(result.differences));
     console.log(
-      `${result.events.toLocaleString()} events in ${result.seconds.toFixed(1)}s; writers held for ${result.lockMs} ms${verify ? '' : ' during the swap'}.`,
+      `${result.events.toLocaleString()} events in ${result.seconds.toFixed(1)}s; writers held for ${result.lockMs} ms${verify ? '' : ` during the swap (${result.lockedEvents} events applied then)`}.`,
     );
     const different = result.differences.filter((d) => !d.same);
     if (verify && different.length > 0) {

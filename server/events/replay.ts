@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/database.ts';
 import { Conflict } from '../errors.ts';
-import { REPLAY_LOCK } from './locks.ts';
+import { REPLAY_LOCK, WRITERS_LOCK } from './locks.ts';
 import type { DB } from '../db/schema.ts';
 import type { Projection } from './projection.ts';
 import { applyProjectionsInBatch } from './store.ts';
@@ -21,6 +21,8 @@ const SHADOW_PREFIX = 'replay_shadow_';
 /** The one fixed shadow name older versions used; a crashed run of theirs may have left it. */
 const LEGACY_SHADOW = 'replay_shadow';
 const BATCH = 5000;
+/** The swap starts once a catch-up read returns fewer events than this: its locked step stays short. */
+const SMALL_REMAINDER = 1000;
 
 /** A swap is refused (without `force`) when a table with more rows than this would lose... */
 const GUARD_MIN_LIVE_ROWS = 100;
@@ -72,6 +74,8 @@ export type ReplayResult = {
   seconds: number;
   /** How long writers were held during the final catch-up and swap (0 for --verify). */
   lockMs: number;
+  /** How many events the final step applied while writers were held (0 for --verify). */
+  lockedEvents: number;
   /** The rebuilt tables against the live ones, in one snapshot taken before the swap. */
   differences: TableDifference[];
 };
@@ -165,17 +169,23 @@ async function replayLocked(
         events: done + compared.caughtUp,
         seconds: (Date.now() - started) / 1000,
         lockMs: 0,
+        lockedEvents: 0,
         differences: compared.differences,
       };
     }
     if (!options.force && compared.differences.some(shrinksTooMuch)) {
       throw new ReplaySwapRefusedError(compared.differences);
     }
+    // Building indexes and comparing took a while, and writes went on: catch up without any lock
+    // until little is left, so the locked step only has a few events to apply.
+    const caughtUp = await catchUp(db, shadow, projections, cursor);
+    cursor = caughtUp.cursor;
     const final = await finish(db, shadow, tables, projections, cursor, options);
     return {
-      events: done + final.caughtUp,
+      events: done + caughtUp.events + final.caughtUp,
       seconds: (Date.now() - started) / 1000,
       lockMs: final.lockMs,
+      lockedEvents: final.caughtUp,
       differences: compared.differences,
     };
   } finally {
@@ -232,11 +242,36 @@ async function createDeferredIndexes(db: Kysely<DB>, definitions: string[]): Pro
   }
 }
 
+/** Applies batches below the log's horizon until one comes back small. */
+async function catchUp(
+  db: Kysely<DB>,
+  shadow: string,
+  projections: readonly Projection[],
+  from: Cursor,
+): Promise<{ cursor: Cursor; events: number }> {
+  let cursor = from;
+  let events = 0;
+  for (;;) {
+    const batch = await readAfter(db, cursor, BATCH);
+    if (batch.length > 0) {
+      await db.transaction().execute(async (trx) => {
+        await inShadow(trx, shadow);
+        await applyProjectionsInBatch(trx, projections, batch);
+      });
+      cursor = { transactionId: batch.at(-1)!.transactionId, position: batch.at(-1)!.position };
+      events += batch.length;
+    }
+    if (batch.length < SMALL_REMAINDER) return { cursor, events };
+  }
+}
+
 /**
- * The short final step. Writers are held by an EXCLUSIVE lock on `events` (it blocks appends but
- * not reads), taken first so no writer can be half-way when the read tables are locked. The read
- * table locks use a short lock_timeout: if a reader is in the way we back off, let writers go on,
- * and try again, rather than risk a deadlock that would fail a writer.
+ * The short final step. Writers are held by the writer gate (WRITERS_LOCK, exclusive; every
+ * append transaction takes it shared), taken first: it waits for the writers in flight, and as
+ * they pass the gate before anything else, none of them can be waiting for this transaction while
+ * holding a lock it needs. The read table locks use a short lock_timeout: if a reader is in the
+ * way we back off, let writers go on, and try again. lockMs runs from the gate request, since
+ * new writers queue behind it from then on.
  */
 async function finish(
   db: Kysely<DB>,
@@ -251,8 +286,8 @@ async function finish(
     try {
       return await db.transaction().execute(async (trx) => {
         await sql`set local lock_timeout = ${sql.lit(`${lockTimeout}ms`)}`.execute(trx);
-        await sql`lock table events in exclusive mode`.execute(trx);
         const lockedAt = Date.now();
+        await sql`select pg_advisory_xact_lock(${WRITERS_LOCK})`.execute(trx);
         for (const table of tables) {
           await sql`lock table ${sql.raw(`public.${table}`)} in access exclusive mode`.execute(trx);
         }

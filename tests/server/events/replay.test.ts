@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sql } from 'kysely';
-import { createEventStore } from '../../../server/events/store.ts';
+import { sql, type Kysely } from 'kysely';
+import type { DB } from '../../../server/db/schema.ts';
+import { createEventStore, writeTransaction } from '../../../server/events/store.ts';
 import { openDatabase } from '../../../server/db/database.ts';
 import type { Projection } from '../../../server/events/projection.ts';
 import {
@@ -108,18 +109,38 @@ describe('replay safety', () => {
     ]);
   };
 
-  it('runs one replay or verify at a time: a second refuses at once and the first is unharmed', async () => {
-    let second: Promise<unknown> | undefined;
-    let schemasDuring: string[] = [];
-    const first = await replay(t.database, [eventCountsProjection], {
-      async onProgress() {
-        if (second) return;
-        // Mid-run: its shadow exists, and a verify (or another replay) on the same database asks in.
-        second = replay(t.database, [eventCountsProjection], { verify: true }).catch((e: unknown) => e);
-        schemasDuring = await shadowSchemas(t);
+  /**
+   * The demo projection, calling `hook` (once) from inside a replay's own transaction: a point
+   * every run reaches mid-way, whether its events come in the batches or in the final step.
+   */
+  const hooked = (hook: (trx: Kysely<DB>) => Promise<void>): Projection => {
+    let called = false;
+    return {
+      ...eventCountsProjection,
+      async apply(trx, event) {
+        if (!called) {
+          called = true;
+          await hook(trx);
+        }
+        await eventCountsProjection.apply(trx, event);
       },
-    });
-    const refused = await second;
+    };
+  };
+
+  it('runs one replay or verify at a time: a second refuses at once and the first is unharmed', async () => {
+    let refused: unknown;
+    let schemasDuring: string[] = [];
+    const first = await replay(t.database, [
+      hooked(async (trx) => {
+        // Mid-run: its shadow exists, and a verify (or another replay) on the same database asks in.
+        refused = await replay(t.database, [eventCountsProjection], { verify: true }).catch(
+          (e: unknown) => e,
+        );
+        const { rows } = await sql<{ nspname: string }>`
+            select nspname from pg_namespace where nspname like 'replay\_shadow%'`.execute(trx);
+        schemasDuring = rows.map((r) => r.nspname);
+      }),
+    ]);
     expect(refused).toBeInstanceOf(ReplayBusyError);
     expect(String((refused as Error).message)).toMatch(/another replay or verify is running/i);
     expect(schemasDuring).toHaveLength(1);
@@ -135,14 +156,11 @@ describe('replay safety', () => {
       const other = await openDatabase({ url: t.url, poolSize: 2 });
       try {
         let refused: unknown;
-        let asked = false;
-        await replay(t.database, [eventCountsProjection], {
-          async onProgress() {
-            if (asked) return;
-            asked = true;
+        await replay(t.database, [
+          hooked(async () => {
             refused = await replay(other, [eventCountsProjection]).catch((e: unknown) => e);
-          },
-        });
+          }),
+        ]);
         expect(refused).toBeInstanceOf(ReplayBusyError);
         // Released at the end: the other side can run now.
         const after = await replay(other, [eventCountsProjection], { verify: true });
@@ -205,5 +223,32 @@ describe('replay safety', () => {
     expect(forced.differences[0]).toMatchObject({ liveRows: 203, shadowRows: 3 });
     expect(await count()).toBe(3);
     await clean();
+  });
+
+  it('lets a writer in flight finish before the swap instead of deadlocking with it', async () => {
+    // A write that reads the read table, then appends a moment later. The swap must not take a lock
+    // this writer then needs while it waits for the writer's read lock: it waits at the gate.
+    let release!: () => void;
+    const paused = new Promise<void>((r) => (release = r));
+    let entered!: () => void;
+    const inside = new Promise<void>((r) => (entered = r));
+    const before = await eventCount(t.database.db, 'ItemSaved');
+    const writer = writeTransaction(t.database.db, async (trx) => {
+      await sql`select count(*) from event_type_counts`.execute(trx);
+      entered();
+      await paused;
+      await store.append(trx, 'gate', 'any', [events[0]!]);
+    });
+    await inside;
+    // (Embedded storage has one session: there the replay simply waits for the writer's transaction.)
+    const replaying = replay(t.database, [eventCountsProjection], { lockTimeoutMs: 5000 });
+    setTimeout(release, 1500);
+    await expect(writer).resolves.toBeUndefined();
+    const result = await replaying;
+    // On Postgres the swap waited at the gate and applied the writer's event itself.
+    if (t.url) expect(result.lockedEvents).toBeGreaterThanOrEqual(1);
+    expect(await eventCount(t.database.db, 'ItemSaved')).toBe(before + 1);
+    const verify = await replay(t.database, [eventCountsProjection], { verify: true });
+    expect(verify.differences.every((d) => d.same)).toBe(true);
   });
 });
