@@ -138,8 +138,8 @@ async function replayLocked(
   // Only one run holds the lock, so any shadow schema still there was left by a crashed run.
   await dropStaleShadows(db);
   const shadow = `${SHADOW_PREFIX}${randomBytes(6).toString('hex')}`;
-  const deferred = await createShadows(db, shadow, tables);
   try {
+    const deferred = await createShadows(db, shadow, tables);
     const { rows } = await sql<{ n: number }>`select count(*)::bigint as n from events`.execute(db);
     const total = Number(rows[0]?.n ?? 0);
     let cursor: Cursor = START;
