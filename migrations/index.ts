@@ -9,6 +9,7 @@ import * as dropEventTypeCounts from './20261121_0010_drop_event_type_counts.ts'
 import * as loginFailuresPerAddress from './20261124_0101_login_failures_per_address.ts';
 import * as jobs from './20261124_0201_jobs.ts';
 import * as parkedEvents from './20261124_0202_parked_events.ts';
+import * as earthdistanceSearchPath from './20261124_0301_earthdistance_search_path.ts';
 
 export const migrations: Record<string, Migration> = {
   '20261121_0001_event_store': eventStore,
@@ -19,4 +20,5 @@ export const migrations: Record<string, Migration> = {
   '20261124_0101_login_failures_per_address': loginFailuresPerAddress,
   '20261124_0201_jobs': jobs,
   '20261124_0202_parked_events': parkedEvents,
+  '20261124_0301_earthdistance_search_path': earthdistanceSearchPath,
 };

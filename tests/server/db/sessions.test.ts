@@ -10,9 +10,9 @@ describe.skipIf(storageMode() !== 'postgres')("the app's Postgres sessions", () 
   afterAll(async () => t.drop());
 
   it('end a transaction left idle for 30 s', async () => {
-    const { rows } = await sql<{ v: string }>`show idle_in_transaction_session_timeout`.execute(
-      t.database.db,
-    );
+    const { rows } = await sql<{
+      idle_in_transaction_session_timeout: string;
+    }>`show idle_in_transaction_session_timeout`.execute(t.database.db);
     expect(rows[0]!.idle_in_transaction_session_timeout).toBe('30s');
   });
 });
