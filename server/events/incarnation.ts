@@ -161,7 +161,9 @@ export class RebaseRefusedError extends Error {
  * all, the unchanged position would skip it. So the events are cut into groups at the distinct
  * checkpoints, in the old (transaction id, position) order, and group g gets id X - k + g (X this
  * transaction's id, k the number of distinct checkpoints); each checkpoint then points at the end
- * of its group. Every id is at most X, so events appended after the rebase sort after all of them.
+ * of its group. Events appended in this cluster since the restore (ids below the restored ones,
+ * positions above them) were covered by no checkpoint: they go last, with id X. Every id is at
+ * most X, so events appended after the rebase sort after all of them.
  *
  * The app must be stopped: a session of this database with a transaction id older than this one
  * could append events below the new checkpoints, so the rebase refuses while one exists.
@@ -174,7 +176,9 @@ export async function rebaseLog(db: Kysely<DB>): Promise<RebaseResult> {
     const xid = BigInt(me[0]!.xid);
     const { rows: others } = await sql<{ pid: number }>`
       select pid from pg_stat_activity
-      where datname = current_database() and pid <> pg_backend_pid() and backend_xid is not null`.execute(trx);
+      where datname = current_database() and pid <> pg_backend_pid() and backend_xid is not null`.execute(
+      trx,
+    );
     if (others.length > 0)
       throw new RebaseRefusedError(
         `other sessions of this database have transactions open (pids ${others.map((o) => o.pid).join(', ')}): ` +
@@ -190,15 +194,28 @@ export async function rebaseLog(db: Kysely<DB>): Promise<RebaseResult> {
     }));
     const cuts = dedupe(before.map((s) => s.cursor).sort(compareCursors));
     const base = xid - BigInt(cuts.length);
-    if (base < 3n) throw new RebaseRefusedError(`this cluster's transaction id (${xid}) is too low to rebase`);
+    if (base < 3n)
+      throw new RebaseRefusedError(`this cluster's transaction id (${xid}) is too low to rebase`);
 
-    // Group of an event: how many checkpoints lie strictly before it in the old order.
+    // Events appended in this cluster after the restore have ids below the restored ones but
+    // positions above them all (the sequence came with the dump), and no checkpoint covered them.
+    // The restored events are known by their ids above this transaction's own.
+    const { rows: restoredHead } = await sql<{ p: string | null }>`
+      select max(global_position)::text as p from events where transaction_id > ${String(xid)}::xid8`.execute(
+      trx,
+    );
+    const boundary = restoredHead[0]?.p ?? null;
+    // Group of an event: how many checkpoints lie strictly before it in the old order; all of them
+    // for an event appended since the restore.
     const { numAffectedRows } = await sql`
       update events e
-      set transaction_id = (${String(base)}::bigint + (
-        select count(*) from unnest(${cuts.map((c) => c.transactionId)}::numeric[], ${cuts.map((c) => c.position)}::bigint[]) as c(x, p)
-        where (c.x, c.p) < (e.transaction_id::text::numeric, e.global_position)
-      ))::text::xid8`.execute(trx);
+      set transaction_id = (${String(base)}::bigint + case
+        when ${boundary}::bigint is not null and e.global_position > ${boundary}::bigint
+             and e.transaction_id < ${String(xid)}::xid8 then ${cuts.length}
+        else (
+          select count(*) from unnest(${cuts.map((c) => c.transactionId)}::numeric[], ${cuts.map((c) => c.position)}::bigint[]) as c(x, p)
+          where (c.x, c.p) < (e.transaction_id::text::numeric, e.global_position))
+        end)::text::xid8`.execute(trx);
 
     // A checkpoint at cut j (0-based) covers groups 0..j: it points at the last position of group j.
     const after: RebaseResult['subscriptions'] = [];
@@ -206,7 +223,9 @@ export async function rebaseLog(db: Kysely<DB>): Promise<RebaseResult> {
       const j = cuts.findIndex((c) => compareCursors(c, s.cursor) === 0);
       const groupXid = String(base + BigInt(j));
       const { rows } = await sql<{ p: string | null }>`
-        select max(global_position)::text as p from events where transaction_id = ${groupXid}::xid8`.execute(trx);
+        select max(global_position)::text as p from events where transaction_id = ${groupXid}::xid8`.execute(
+        trx,
+      );
       const cursor: Cursor = { transactionId: groupXid, position: Number(rows[0]?.p ?? 0) };
       await sql`
         update subscriptions
