@@ -167,6 +167,13 @@ describe.skipIf(storageMode() !== 'postgres')('a log restored into another clust
     expect(status.stdout).toContain('npm run log -- rebase');
     expect(status.stdout).toContain(`consumer ${DISPATCHER}`);
 
+    // A worker (like the api) refuses to start and names the fix.
+    const worker = await run('npx', ['tsx', 'server/main.ts', 'worker'], { env, timeout: 60_000 }).catch(
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect('code' in worker ? worker.code : 0).toBe(1);
+    expect(worker.stderr).toContain('Stop every api and worker process, run `npm run log -- rebase`');
+
     // A session of this database holding a transaction id could still append below the new
     // checkpoints: the rebase refuses until it is gone.
     const holder = new pg.Client({ connectionString: t.url! });
