@@ -72,9 +72,12 @@ export async function recomputeRating(
   });
 }
 
-/** Job ids carry the position of the event that caused them (see jobId). */
-function causedBy(jobId: string): EventMetadata {
-  const match = /^(\d+)-ratings$/.exec(jobId);
+/**
+ * Job ids carry the log's incarnation and the position of the event that caused them
+ * (`<incarnation>-<position>-ratings`, see jobsFor); ids queued before incarnations had no prefix.
+ */
+export function causedBy(jobId: string): EventMetadata {
+  const match = /^(?:[0-9a-z]+-)?(\d+)-ratings$/.exec(jobId);
   return match ? { causation_position: Number(match[1]) } : {};
 }
 

@@ -30,6 +30,12 @@ export interface SubscriptionsTable {
   updated_at: Generated<Timestamp>;
 }
 
+export interface LogIncarnationTable {
+  singleton: Generated<boolean>;
+  id: string;
+  started_at: Generated<Timestamp>;
+}
+
 export interface IdempotencyKeysTable {
   user_id: number;
   key: string;
@@ -180,6 +186,7 @@ export interface DB {
   events: EventsTable;
   streams: StreamsTable;
   subscriptions: SubscriptionsTable;
+  log_incarnation: LogIncarnationTable;
   idempotency_keys: IdempotencyKeysTable;
   users: UsersTable;
   bodegas: BodegasTable;

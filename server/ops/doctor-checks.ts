@@ -5,6 +5,7 @@ import { sql } from 'kysely';
 import type { Database } from '../db/database.ts';
 import { migrations } from '../../migrations/index.ts';
 import { consumerLag } from '../events/consumer.ts';
+import { checkLogIncarnation, restoredLogMessage } from '../events/incarnation.ts';
 
 export type Check = { name: string; ok: boolean; detail: string };
 
@@ -30,6 +31,14 @@ export async function databaseChecks(database: Database): Promise<Check[]> {
   const pending = Object.keys(migrations).filter((m) => !applied.has(m));
   if (pending.length === 0) pass('migrations', `all ${applied.size} applied`);
   else fail('migrations', `${pending.length} pending (${pending.join(', ')}): run \`npm run migrate\``);
+
+  const log = await checkLogIncarnation(database.db).catch(() => null);
+  if (log?.restored) fail('event log', restoredLogMessage(log));
+  else if (log)
+    pass(
+      'event log',
+      `transaction ids below this cluster's (${log.clusterTransactionId}), incarnation ${log.incarnation ?? 'none'}`,
+    );
 
   const subs = await database.db
     .selectFrom('subscriptions')
