@@ -63,6 +63,8 @@ export type Config = {
   writeRateLimitPerMinute: number;
   /** Search answers kept per api process (see server/search/cache.ts); 0 turns the cache off. */
   searchCacheEntries: number;
+  /** Memory the search cache's answers may hold, in bytes (estimated). */
+  searchCacheBytes: number;
   login: LoginLimits;
   live: LiveSettings;
 };
@@ -187,6 +189,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       env.SEARCH_CACHE_ENTRIES === '0'
         ? 0
         : positiveInt('SEARCH_CACHE_ENTRIES', env.SEARCH_CACHE_ENTRIES, 2000, problems),
+    searchCacheBytes: positiveInt('SEARCH_CACHE_MB', env.SEARCH_CACHE_MB, 64, problems) * 1024 * 1024,
     login: {
       windowSeconds: positiveInt(
         'LOGIN_LIMIT_WINDOW_SECONDS',

@@ -136,6 +136,14 @@ export function createMetrics(app: FastifyInstance) {
       this.set(app.searchCache.stats().entries);
     },
   });
+  new Gauge({
+    name: 'search_cache_bytes',
+    help: 'Estimated memory held by the search answers in the cache of this process',
+    registers: [registry],
+    collect() {
+      this.set(app.searchCache.stats().bytes);
+    },
+  });
 
   app.addHook('onResponse', async (request, reply) => {
     const route = request.routeOptions.url ?? 'unmatched';
