@@ -1,7 +1,7 @@
 // Idempotency-Key support for writes: the first response for (user, key) is stored in the same
 // transaction as the write, and a retry with the same key and body gets it back unchanged.
 import { createHash } from 'node:crypto';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { DB } from '../db/schema.ts';
 import { Conflict, Invalid } from '../errors.ts';
@@ -20,6 +20,20 @@ function requestHash(request: FastifyRequest): string {
  * the same request returns the stored first result and changes nothing; the same key with a
  * different request is a 409.
  */
+/** How long a key's first answer is kept; clients retry within seconds or minutes, not days. */
+export const KEY_LIFETIME_HOURS = 24;
+const PRUNE_EVERY_MS = 10 * 60_000;
+let lastPrune = 0;
+
+/** Deletes expired keys, at most once per PRUNE_EVERY_MS per process, off the request's path. */
+function pruneExpired(db: Kysely<DB>, log: FastifyRequest['log']): void {
+  if (Date.now() - lastPrune < PRUNE_EVERY_MS) return;
+  lastPrune = Date.now();
+  void sql`delete from idempotency_keys where created_at < now() - ${KEY_LIFETIME_HOURS} * interval '1 hour'`
+    .execute(db)
+    .catch((error: unknown) => log.warn({ err: error }, 'could not prune expired idempotency keys'));
+}
+
 export async function runCommand(
   db: Kysely<DB>,
   request: FastifyRequest,
@@ -36,16 +50,21 @@ export async function runCommand(
     throw new Invalid('Idempotency-Key must be 1 to 200 characters', {
       'Idempotency-Key': 'must be 1 to 200 characters',
     });
+  pruneExpired(db, request.log);
   const hash = requestHash(request);
   const result = await writeTransaction(db, async (trx) => {
     const seen = await trx
       .selectFrom('idempotency_keys')
       .selectAll()
+      .select(sql<boolean>`created_at < now() - ${KEY_LIFETIME_HOURS} * interval '1 hour'`.as('expired'))
       .where('user_id', '=', userId)
       .where('key', '=', key)
       .forUpdate()
       .executeTakeFirst();
-    if (seen) {
+    if (seen?.expired) {
+      // A key is remembered for a day: after that it is free again, like one never used.
+      await trx.deleteFrom('idempotency_keys').where('user_id', '=', userId).where('key', '=', key).execute();
+    } else if (seen) {
       if (seen.request_hash !== hash)
         throw new Conflict(
           'This Idempotency-Key was already used for a different request',

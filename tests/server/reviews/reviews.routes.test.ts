@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createTestApp, type TestApp } from '../../helpers/app.ts';
 import { deleteBodega, deleteCat, givenBodega, givenCat, givenPerson, type Person } from './fixtures.ts';
@@ -150,6 +151,25 @@ describe('POST /api/reviews', () => {
     expect(retry.headers['idempotent-replayed']).toBe('true');
     const list = await call(t.app, 'GET', `/api/reviews/cat/${cat}`);
     expect(list.body.pagination.total).toBe(1);
+  });
+
+  it('forgets an Idempotency-Key after a day: the key is free for a new request', async () => {
+    const [first, second] = [await givenCat(t), await givenCat(t)];
+    const send = (cat: number) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/reviews',
+        payload: { cat_id: cat, rating: 5 },
+        headers: { authorization: `Bearer ${bob.token}`, 'idempotency-key': 'daily-key' },
+      });
+    expect((await send(first)).statusCode).toBe(201);
+    expect((await send(second)).statusCode).toBe(409); // same key, different request
+    await sql`update idempotency_keys set created_at = now() - interval '25 hours'
+              where key = 'daily-key'`.execute(t.services.database.db);
+    const later = await send(second);
+    expect(later.statusCode).toBe(201);
+    expect(later.headers['idempotent-replayed']).toBeUndefined();
+    expect((await call(t.app, 'GET', `/api/reviews/cat/${second}`)).body.pagination.total).toBe(1);
   });
 });
 
