@@ -8,6 +8,21 @@ import { RateLimited } from '../errors.ts';
 
 const WRITE_METHODS = new Set(['POST', 'PUT', 'DELETE']);
 
+/**
+ * Where the page may connect: its own origin ('self' covers its WebSocket too), the public
+ * address's WebSocket origin when one is configured (for browsers that do not map 'self' to ws:),
+ * and Google Maps only when a key is configured. Never any host at all (`ws:`, `wss:`).
+ */
+export function connectSources(config: FastifyInstance['services']['config']): string[] {
+  const sources = ["'self'"];
+  if (config.publicBaseUrl) {
+    const url = new URL(config.publicBaseUrl);
+    sources.push(`${url.protocol === 'https:' ? 'wss:' : 'ws:'}//${url.host}`);
+  }
+  if (config.googleMapsApiKey) sources.push('https://maps.googleapis.com');
+  return sources;
+}
+
 export async function registerSecurity(app: FastifyInstance): Promise<void> {
   const { config } = app.services;
   await app.register(helmet, {
@@ -24,7 +39,7 @@ export async function registerSecurity(app: FastifyInstance): Promise<void> {
           'https://maps.gstatic.com',
           'https://*.ggpht.com',
         ],
-        connectSrc: ["'self'", 'ws:', 'wss:', 'https://maps.googleapis.com'],
+        connectSrc: connectSources(config),
         fontSrc: ["'self'", 'https://fonts.gstatic.com'],
         workerSrc: ["'self'", 'blob:'],
         frameAncestors: ["'none'"],

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectSources } from '../../../server/ops/security.ts';
 import { ConfigError, loadConfig } from '../../../server/config.ts';
 import { call, createTestApp, type TestApp } from '../../helpers/app.ts';
 
@@ -51,6 +52,20 @@ describe('operations surface', () => {
     expect(res.headers['x-content-type-options']).toBe('nosniff');
     expect(res.headers['content-security-policy']).toContain("default-src 'self'");
     expect(res.headers['x-frame-options']).toBeDefined();
+    // The page connects to its own origin only: no blanket ws:/wss:, no Google without a key.
+    const connect = /connect-src ([^;]*)/
+      .exec(String(res.headers['content-security-policy']))![1]!
+      .split(' ');
+    expect(connect).toEqual(["'self'"]);
+  });
+
+  it('lets the page connect to the public address and Google Maps only when they are configured', () => {
+    const config = { ...t.services.config, publicBaseUrl: 'https://cats.example.org', googleMapsApiKey: 'k' };
+    expect(connectSources(config)).toEqual([
+      "'self'",
+      'wss://cats.example.org',
+      'https://maps.googleapis.com',
+    ]);
   });
 
   it('keeps the queue view behind the operator token', async () => {
