@@ -48,9 +48,26 @@ function trustProxyOption(
   return trust;
 }
 
+/**
+ * A client gets REQUEST_TIMEOUT_MS to send a whole request, so a slow-loris (headers or a body
+ * trickled a byte at a time) cannot hold a socket. Node checks its connections for that only every
+ * `connectionsCheckingInterval` (30 s by default), so the check runs often enough to keep the bound.
+ */
+function requestTimeouts(requestTimeoutMs: number) {
+  if (requestTimeoutMs <= 0) return {};
+  return {
+    requestTimeout: requestTimeoutMs,
+    http: {
+      headersTimeout: Math.min(60_000, requestTimeoutMs),
+      connectionsCheckingInterval: Math.max(100, Math.min(1000, Math.floor(requestTimeoutMs / 4))),
+    },
+  };
+}
+
 export async function buildApp(services: Services, options: AppOptions = {}) {
   const { config } = services;
   const app = Fastify({
+    ...requestTimeouts(config.requestTimeoutMs),
     loggerInstance: services.logger as FastifyBaseLogger,
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
