@@ -65,6 +65,8 @@ export type Config = {
   writeRateLimitPerMinute: number;
   /** Search answers kept per api process (see server/search/cache.ts); 0 turns the cache off. */
   searchCacheEntries: number;
+  /** Photo uploads one user may make per minute and per day (server/photos/quota.ts); 0: no limit. */
+  uploads: { perMinute: number; perDay: number };
   /** Postgres cancels an api statement running longer than this (the request gets 503); 0: no limit. */
   statementTimeoutMs: number;
   /** Longest time a client may take to send a whole request (headers and body); 0: no limit. */
@@ -193,6 +195,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       env.SEARCH_CACHE_ENTRIES === '0'
         ? 0
         : positiveInt('SEARCH_CACHE_ENTRIES', env.SEARCH_CACHE_ENTRIES, 2000, problems),
+    uploads: {
+      perMinute:
+        env.UPLOADS_PER_MINUTE === '0'
+          ? 0
+          : positiveInt('UPLOADS_PER_MINUTE', env.UPLOADS_PER_MINUTE, 10, problems),
+      perDay:
+        env.UPLOADS_PER_DAY === '0' ? 0 : positiveInt('UPLOADS_PER_DAY', env.UPLOADS_PER_DAY, 100, problems),
+    },
     statementTimeoutMs:
       env.STATEMENT_TIMEOUT_MS === '0'
         ? 0

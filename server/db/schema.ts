@@ -149,6 +149,12 @@ export interface LoginFailuresTable {
   last_failed_at: Timestamp;
 }
 
+/** One row per accepted photo upload in the last day: the per-user quotas count these. */
+export interface PhotoUploadLogTable {
+  user_id: number;
+  uploaded_at: Generated<Timestamp>;
+}
+
 /** Embedded mode's durable jobs (BullMQ keeps them in Redis otherwise). */
 export interface JobsTable {
   queue: string;
@@ -182,6 +188,7 @@ export interface DB {
   search_words: SearchWordsTable;
   login_failures: LoginFailuresTable;
   jobs: JobsTable;
+  photo_upload_log: PhotoUploadLogTable;
 }
 
 export type CatRow = Selectable<CatsTable>;
