@@ -100,7 +100,8 @@ const photosRoutes: FastifyPluginAsync = async (fastify) => {
       };
       await runCommand(db, request, reply, async (trx) => {
         await lockTargetPhotos(trx, target);
-        if (!(await findTarget(trx, target, true))) throw targetNotFound(target);
+        const owner = await findTarget(trx, target, true);
+        if (!owner) throw targetNotFound(target);
         await claimUpload(trx, config.uploads, user.id);
         const photoId = await nextId(trx, 'photo_ids');
         const filename = newPhotoFilename();
@@ -119,7 +120,9 @@ const photosRoutes: FastifyPluginAsync = async (fastify) => {
             originalPath,
             type: received.type,
             caption: received.caption,
-            makePrimary: received.makePrimary,
+            // Only the item's creator may make a new upload its primary photo; anyone else's
+            // is_primary is ignored (the photo still becomes primary if it is the item's first).
+            makePrimary: received.makePrimary && owner.created_by === user.id,
           },
           metadataOf(request),
         );
