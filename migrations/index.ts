@@ -9,6 +9,7 @@ import * as dropEventTypeCounts from './20261121_0010_drop_event_type_counts.ts'
 import * as loginFailuresPerAddress from './20261124_0101_login_failures_per_address.ts';
 import * as jobs from './20261124_0201_jobs.ts';
 import * as photoUploadLog from './20261124_0501_photo_upload_log.ts';
+import * as tokenVersion from './20261124_0502_token_version.ts';
 
 export const migrations: Record<string, Migration> = {
   '20261121_0001_event_store': eventStore,
@@ -19,4 +20,5 @@ export const migrations: Record<string, Migration> = {
   '20261124_0101_login_failures_per_address': loginFailuresPerAddress,
   '20261124_0201_jobs': jobs,
   '20261124_0501_photo_upload_log': photoUploadLog,
+  '20261124_0502_token_version': tokenVersion,
 };

@@ -8,6 +8,7 @@ import cors from '@fastify/cors';
 import fastifyStatic from '@fastify/static';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import authPlugin from './plugins/auth.ts';
+import { tokenVersionOf } from './accounts/users.ts';
 import { frameworkErrors, registerErrorHandling } from './http/error-handler.ts';
 import { validatorCompiler } from './http/validation.ts';
 import { apiRoutes } from './routes.ts';
@@ -107,7 +108,11 @@ export async function buildApp(services: Services, options: AppOptions = {}) {
     // text/plain 400 outside the error contract.
     strictPreflight: false,
   });
-  await app.register(authPlugin, { secret: config.jwtSecret, lifetimeSeconds: config.tokenLifetimeSeconds });
+  await app.register(authPlugin, {
+    secret: config.jwtSecret,
+    lifetimeSeconds: config.tokenLifetimeSeconds,
+    tokenVersionOf: (userId) => tokenVersionOf(services.database.db, userId),
+  });
   await registerSecurity(app as unknown as FastifyInstance);
   await registerDocs(app as unknown as FastifyInstance);
   const metrics = createMetrics(app as unknown as FastifyInstance);

@@ -45,6 +45,8 @@ export interface UsersTable {
   email: string;
   password_hash: string;
   created_at: Generated<Timestamp>;
+  /** Carried in issued tokens (claim `tv`); a token with another version is refused. */
+  token_version: Generated<number>;
 }
 
 export interface BodegasTable {
