@@ -56,13 +56,13 @@ describe('bounded work', () => {
         // Another session holds the cats table: the list waits on the lock until its timeout.
         await blocker.query('begin');
         await blocker.query('lock table cats in access exclusive mode');
-        const release = setTimeout(() => void blocker.query('rollback').catch(() => {}), 5000);
+        const release = setTimeout(() => void blocker.query('rollback').catch(() => {}), 8000);
         const started = Date.now();
         const res = await app.inject({ method: 'GET', url: '/api/search/cats' });
         clearTimeout(release);
         expect(res.statusCode).toBe(503);
         expect(res.json()).toEqual({ error: expect.any(String), code: 'timeout' });
-        expect(Date.now() - started).toBeLessThan(4000);
+        expect(Date.now() - started).toBeLessThan(7000);
         await blocker.query('rollback');
         expect((await app.inject({ method: 'GET', url: '/api/search/cats' })).statusCode).toBe(200);
       } finally {
@@ -97,6 +97,23 @@ describe('bounded work', () => {
     expect(elapsed, 'the server kept the slow request open').toBeGreaterThan(0);
     expect(elapsed).toBeLessThan(3000);
     expect(answer).toMatch(/^HTTP\/1\.1 408/);
+  });
+
+  it('lets a live-stream socket outlive REQUEST_TIMEOUT_MS (it bounds receiving a request, not a session)', async () => {
+    const t = await appWith({ requestTimeoutMs: 300 });
+    const base = await listenOnLoopback(t.app);
+    const client = await connectStream(base);
+    try {
+      await client.waitFor((m) => m.some((x) => x.type === 'hello'));
+      const closed = await Promise.race([
+        client.closed.then(() => true),
+        new Promise<boolean>((r) => setTimeout(() => r(false), 1500)),
+      ]);
+      expect(closed).toBe(false);
+      expect(client.socket.readyState).toBe(client.socket.OPEN);
+    } finally {
+      await client.close();
+    }
   });
 
   it('refuses a live-stream socket beyond LIVE_MAX_CONNECTIONS_PER_ADDRESS from one address', async () => {
