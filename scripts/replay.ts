@@ -1,15 +1,28 @@
-// `npm run replay [--verify] [projection...]`: rebuilds read tables from the event log.
+// `npm run replay [--verify] [--force] [projection...]`: rebuilds read tables from the event log.
 // With no projection named, all of them. --verify compares instead of swapping and exits 1 on
-// any difference. In embedded mode, a running app that has the data directory open does the work.
+// any difference. --force swaps even when a rebuilt table would lose most of its live rows. In
+// embedded mode, a running app that has the data directory open does the work.
 import { loadConfig } from '../server/config.ts';
 import { openDatabase, type Database } from '../server/db/database.ts';
 import { migrateToLatest } from '../server/db/migrate.ts';
-import { replay, type ReplayProgress } from '../server/events/replay.ts';
+import {
+  formatDifferences,
+  replay,
+  ReplayBusyError,
+  ReplaySwapRefusedError,
+  type ReplayProgress,
+} from '../server/events/replay.ts';
 import { projections } from '../server/domains.ts';
 import { runningAppOrExit, type RunningApp } from './running-app.ts';
 
 const args = process.argv.slice(2);
 const verify = args.includes('--verify');
+const force = args.includes('--force');
+const unknownFlags = args.filter((a) => a.startsWith('--') && a !== '--verify' && a !== '--force');
+if (unknownFlags.length > 0) {
+  console.error(`Unknown option: ${unknownFlags.join(', ')}. Known: --verify, --force`);
+  process.exit(2);
+}
 const names = args.filter((a) => !a.startsWith('--'));
 const unknown = names.filter((n) => !projections.some((p) => p.name === n));
 if (unknown.length > 0) {
@@ -48,25 +61,33 @@ try {
 try {
   if (database) await migrateToLatest(database.db);
   console.log(`${verify ? 'Verifying' : 'Replaying'}: ${selected.map((p) => p.name).join(', ')}`);
-  const result = database
-    ? await replay(database, selected, { verify, onProgress: progress })
-    : await app!.replay({ verify, projections: names }, progress);
-  if (tty) process.stdout.write('\n');
-  for (const d of result.differences) {
-    const mark = d.same ? 'same' : 'DIFFERENT';
+  const result = await (
+    database
+      ? replay(database, selected, { verify, force, onProgress: progress })
+      : app!.replay({ verify, force, projections: names }, progress)
+  ).catch((error: unknown) => {
+    if (tty) process.stdout.write('\n');
+    // Expected refusals: say why and what to do, without a stack trace.
+    if (error instanceof ReplayBusyError || error instanceof ReplaySwapRefusedError) {
+      console.error(error.message);
+      process.exitCode = error instanceof ReplayBusyError ? 3 : 4;
+      return null;
+    }
+    throw error;
+  });
+  if (result) {
+    if (tty) process.stdout.write('\n');
+    console.log(formatDifferences(result.differences));
     console.log(
-      `  ${d.table.padEnd(22)} live ${String(d.liveRows).padStart(8)} rows, rebuilt ${String(d.shadowRows).padStart(8)} rows: ${mark}`,
+      `${result.events.toLocaleString()} events in ${result.seconds.toFixed(1)}s; writers held for ${result.lockMs} ms${verify ? '' : ` during the swap (${result.lockedEvents} events applied then)`}.`,
     );
-  }
-  console.log(
-    `${result.events.toLocaleString()} events in ${result.seconds.toFixed(1)}s; writers held for ${result.lockMs} ms${verify ? '' : ' during the swap'}.`,
-  );
-  const different = result.differences.filter((d) => !d.same);
-  if (verify && different.length > 0) {
-    console.error(`Verify failed: ${different.map((d) => d.table).join(', ')} differ from the log.`);
-    process.exitCode = 1;
-  } else if (verify) {
-    console.log('Verify passed: the read tables match the event log.');
+    const different = result.differences.filter((d) => !d.same);
+    if (verify && different.length > 0) {
+      console.error(`Verify failed: ${different.map((d) => d.table).join(', ')} differ from the log.`);
+      process.exitCode = 1;
+    } else if (verify) {
+      console.log('Verify passed: the read tables match the event log.');
+    }
   }
 } finally {
   await database?.close();

@@ -51,7 +51,7 @@ export class RunningApp {
 
   /** Runs a replay in the app, reporting its progress as a local one would. */
   async replay(
-    body: { verify: boolean; projections: string[] },
+    body: { verify: boolean; force: boolean; projections: string[] },
     onProgress: (p: ReplayProgress) => void,
   ): Promise<ReplayResult> {
     const res = await this.post('replay', body, null);

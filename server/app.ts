@@ -82,7 +82,10 @@ export async function buildApp(services: Services, options: AppOptions = {}) {
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.decorate('services', services);
-  app.decorate('searchCache', createSearchCache(services.database, config.searchCacheEntries));
+  app.decorate(
+    'searchCache',
+    createSearchCache(services.database, config.searchCacheEntries, config.searchCacheBytes),
+  );
   app.setValidatorCompiler(validatorCompiler);
   registerErrorHandling(app);
   app.addHook('onSend', async (request, reply) => {

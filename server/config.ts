@@ -65,6 +65,8 @@ export type Config = {
   writeRateLimitPerMinute: number;
   /** Search answers kept per api process (see server/search/cache.ts); 0 turns the cache off. */
   searchCacheEntries: number;
+  /** Memory the search cache's answers may hold, in bytes (estimated). */
+  searchCacheBytes: number;
   /** Photo uploads one user may make per minute and per day (server/photos/quota.ts); 0: no limit. */
   uploads: { perMinute: number; perDay: number };
   /** Postgres cancels an api statement running longer than this (the request gets 503); 0: no limit. */
@@ -195,6 +197,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       env.SEARCH_CACHE_ENTRIES === '0'
         ? 0
         : positiveInt('SEARCH_CACHE_ENTRIES', env.SEARCH_CACHE_ENTRIES, 2000, problems),
+    searchCacheBytes: positiveInt('SEARCH_CACHE_MB', env.SEARCH_CACHE_MB, 64, problems) * 1024 * 1024,
     uploads: {
       perMinute:
         env.UPLOADS_PER_MINUTE === '0'

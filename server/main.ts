@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { DataDirectoryLockedError } from './db/data-lock.ts';
+import { checkLogIncarnation, restoredLogMessage } from './events/incarnation.ts';
 import { closeServices, createServices } from './services.ts';
 import { localUrl, newOperatorToken, publishOperatorChannel } from './ops/local-operator.ts';
 import { startWorker, type RunningWorker } from '../workers/worker.ts';
@@ -32,6 +33,14 @@ export async function main(role: Role): Promise<void> {
     throw error;
   }
   const { logger } = services;
+  // Every role runs consumers of the log (the api its live broadcaster, the worker the dispatcher):
+  // on a log restored from another cluster they would silently skip every new event.
+  const log = await checkLogIncarnation(services.database.db);
+  if (log.restored) {
+    console.error(restoredLogMessage(log));
+    await closeServices(services);
+    process.exit(1);
+  }
   let worker: RunningWorker | null = null;
   let app: Awaited<ReturnType<typeof buildApp>> | null = null;
 

@@ -1,9 +1,11 @@
 // The job dispatcher: an async consumer of the log that turns events into jobs (an outbox through
-// the log). Job ids are derived from the event position, so a re-dispatch is a no-op; the
+// the log). Job ids are derived from the log's incarnation and the event position, so a
+// re-dispatch is a no-op and a queue that remembers ids from before a restore swallows nothing; the
 // checkpoint only advances after the queue accepted the jobs, so Redis being down loses nothing.
 // In embedded mode the jobs are rows written in the checkpoint's own transaction.
 import type { Database } from '../server/db/database.ts';
 import { startCheckpointedConsumer, type ConsumerLoop } from '../server/events/consumer.ts';
+import { currentIncarnation } from '../server/events/incarnation.ts';
 import type { EventType, RecordedEvent } from '../server/events/types.ts';
 import type { JobQueue } from '../server/queue/queue.ts';
 import type { JobRequest } from './jobs.ts';
@@ -15,16 +17,29 @@ export type DispatchRule<T extends EventType = EventType> = {
   jobs(event: RecordedEvent<T>): JobRequest[];
 };
 
-/** Job id for the job `name` caused by the event at `position`. */
+/**
+ * The part of a job id a rule gives: the job `name` caused by the event at `position`. The
+ * dispatcher puts the log's incarnation in front (see jobsFor), so a queued job's id is
+ * `<incarnation>-<position>-<name>`; parsers of job ids (ratings' causedBy) expect that form.
+ */
 export function jobId(event: RecordedEvent, name: string): string {
   return `${event.position}-${name}`;
 }
 
-export function jobsFor(rules: readonly DispatchRule[], events: readonly RecordedEvent[]): JobRequest[] {
+/**
+ * The jobs a batch of events causes, with ids unique per log incarnation: positions start again
+ * below ids a queue may still remember after a restore and a rebase, the incarnation does not.
+ */
+export function jobsFor(
+  rules: readonly DispatchRule[],
+  events: readonly RecordedEvent[],
+  incarnation: string,
+): JobRequest[] {
   return events.flatMap((event) =>
     rules
       .filter((r) => r.type === event.type)
-      .flatMap((r) => (r.jobs as (e: RecordedEvent) => JobRequest[])(event)),
+      .flatMap((r) => (r.jobs as (e: RecordedEvent) => JobRequest[])(event))
+      .map((job) => ({ ...job, id: `${incarnation}-${job.id}` })),
   );
 }
 
@@ -40,10 +55,15 @@ export function startDispatcher(
       name: DISPATCHER,
       batchSize: 500,
       async handle(trx, events) {
-        const jobs = jobsFor(rules, events);
-        if (jobs.length > 0) await queue.add(jobs, trx);
+        // Read in the checkpoint's transaction (embedded) or just before its compare-and-set
+        // (BullMQ): a rebase changes both the incarnation and the checkpoint.
+        const jobs = jobsFor(rules, events, await currentIncarnation(trx));
+        if (jobs.length > 0) await queue.add(jobs, queue.kind === 'inline' ? trx : undefined);
       },
       afterCommit: () => queue.wake?.(),
+      // BullMQ's jobs live in Redis: no transaction may wait on it. Embedded jobs are rows written
+      // in the checkpoint's own transaction.
+      effectOutsideTransaction: queue.kind === 'bullmq',
     },
     options,
   );

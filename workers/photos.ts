@@ -10,7 +10,7 @@ import os from 'node:os';
 import sharp from 'sharp';
 import type { Kysely } from 'kysely';
 import type { DB, PhotoRow, TargetType } from '../server/db/schema.ts';
-import { readStream } from '../server/events/store.ts';
+import { readStream, writeTransaction } from '../server/events/store.ts';
 import type { NewEvent } from '../server/events/types.ts';
 import { streamIds } from '../server/events/types.ts';
 import { lockTargetPhotos } from '../server/photos/commands.ts';
@@ -82,7 +82,7 @@ export function createPhotosProcessor(services: Services): Processor<'photos'> {
   /** Appends the outcome unless the photo was deleted meanwhile; false when it was. */
   async function record(photo: PhotoRow, event: NewEvent, idempotencyKey: string): Promise<boolean> {
     const target = { type: photo.target_type, id: Number(photo.target_id) };
-    return db.transaction().execute(async (trx) => {
+    return writeTransaction(db, async (trx) => {
       await lockTargetPhotos(trx, target);
       if (!(await findPhoto(trx, Number(photo.id)))) return false;
       await store.append(trx, streamIds.photo(Number(photo.id)), 'any', [event], { idempotencyKey });

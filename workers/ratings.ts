@@ -3,7 +3,7 @@
 // duplicates and jobs racing for the same target are all harmless.
 import { sql, type Kysely } from 'kysely';
 import type { DB, TargetType } from '../server/db/schema.ts';
-import type { EventStore } from '../server/events/store.ts';
+import { writeTransaction, type EventStore } from '../server/events/store.ts';
 import { streamIds, type EventMetadata, type RecordedEvent } from '../server/events/types.ts';
 import type { Services } from '../server/services.ts';
 import { jobId, type DispatchRule } from './dispatcher.ts';
@@ -53,7 +53,7 @@ export async function recomputeRating(
   id: number,
   metadata: EventMetadata = {},
 ): Promise<RatingFigure | null> {
-  return db.transaction().execute(async (trx) => {
+  return writeTransaction(db, async (trx) => {
     // Jobs for one target take turns: each reads the reviews only after the previous one
     // committed its figure, so the last to run always records the figure of every review so far.
     await sql`select pg_advisory_xact_lock(hashtextextended(${streamIds.rating(type, id)}, 0))`.execute(trx);
@@ -72,9 +72,12 @@ export async function recomputeRating(
   });
 }
 
-/** Job ids carry the position of the event that caused them (see jobId). */
-function causedBy(jobId: string): EventMetadata {
-  const match = /^(\d+)-ratings$/.exec(jobId);
+/**
+ * Job ids carry the log's incarnation and the position of the event that caused them
+ * (`<incarnation>-<position>-ratings`, see jobsFor); ids queued before incarnations had no prefix.
+ */
+export function causedBy(jobId: string): EventMetadata {
+  const match = /^(?:[0-9a-z]+-)?(\d+)-ratings$/.exec(jobId);
   return match ? { causation_position: Number(match[1]) } : {};
 }
 

@@ -45,12 +45,15 @@ async function openPostgres(
   poolSize: number,
   statementTimeoutMs: number | null,
 ): Promise<Database> {
-  // Sent with each session's start, so it is the session's default: a `reset statement_timeout`
-  // (see migrate.ts) comes back to it.
   const pool = new pg.Pool({
     connectionString: url,
     max: poolSize,
     connectionTimeoutMillis: 5000,
+    // A session left idle inside a transaction (a bug, a stuck await) would hold locks and the
+    // log's horizon back from every consumer: the server ends it after 30 s.
+    idle_in_transaction_session_timeout: 30_000,
+    // Sent with each session's start, so it is the session's default: a `reset statement_timeout`
+    // (see migrate.ts) comes back to it.
     ...(statementTimeoutMs ? { statement_timeout: statementTimeoutMs } : {}),
   });
   // A client losing its server (restart, failover) must not crash the process: idle clients

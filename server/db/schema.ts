@@ -30,6 +30,12 @@ export interface SubscriptionsTable {
   updated_at: Generated<Timestamp>;
 }
 
+export interface LogIncarnationTable {
+  singleton: Generated<boolean>;
+  id: string;
+  started_at: Generated<Timestamp>;
+}
+
 export interface IdempotencyKeysTable {
   user_id: number;
   key: string;
@@ -170,6 +176,15 @@ export interface JobsTable {
   created_at: Generated<Timestamp>;
 }
 
+/** Events a consumer parked instead of halting on them. */
+export interface ParkedEventsTable {
+  consumer: string;
+  global_position: number;
+  type: string;
+  error: string;
+  parked_at: Generated<Timestamp>;
+}
+
 /** Every word the catalogue has used: what misspelt query words are matched against. */
 export interface SearchWordsTable {
   word: string;
@@ -179,6 +194,7 @@ export interface DB {
   events: EventsTable;
   streams: StreamsTable;
   subscriptions: SubscriptionsTable;
+  log_incarnation: LogIncarnationTable;
   idempotency_keys: IdempotencyKeysTable;
   users: UsersTable;
   bodegas: BodegasTable;
@@ -190,6 +206,7 @@ export interface DB {
   search_words: SearchWordsTable;
   login_failures: LoginFailuresTable;
   jobs: JobsTable;
+  parked_events: ParkedEventsTable;
   photo_upload_log: PhotoUploadLogTable;
 }
 

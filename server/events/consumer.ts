@@ -5,7 +5,9 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/database.ts';
 import type { DB } from '../db/schema.ts';
+import { isTransientError } from '../queue/transient.ts';
 import { EVENTS_CHANNEL, toRecordedEvent } from './store.ts';
+import { NewerEventError } from './upcasters.ts';
 import type { RecordedEvent } from './types.ts';
 
 export type Cursor = { transactionId: string; position: number };
@@ -41,6 +43,30 @@ export function compareCursors(a: Cursor, b: Cursor): number {
 const HORIZON = sql`pg_snapshot_xmin(pg_current_snapshot())`;
 
 /** Events after the cursor that every future reader will also see: all below the horizon. */
+/**
+ * The type given to an event whose stored payload cannot be read: it keeps its place in the log
+ * (consumers move past it), matches no handler, and checkpointed consumers park it.
+ */
+export const MALFORMED = '$malformed';
+
+function decode(row: Parameters<typeof toRecordedEvent>[0]): RecordedEvent {
+  try {
+    return toRecordedEvent(row);
+  } catch (error) {
+    if (error instanceof NewerEventError) throw error;
+    return {
+      type: MALFORMED,
+      data: { stored_type: row.type, error: error instanceof Error ? error.message : String(error) },
+      streamId: row.stream_id,
+      streamVersion: row.stream_version,
+      position: Number(row.global_position),
+      transactionId: String(row.transaction_id),
+      recordedAt: new Date(row.recorded_at as unknown as string),
+      metadata: {},
+    } as unknown as RecordedEvent;
+  }
+}
+
 export async function readAfter(db: Kysely<DB>, cursor: Cursor, limit: number): Promise<RecordedEvent[]> {
   // ORDER BY names are qualified on purpose: bare, they would sort by the text alias selected.
   const { rows } = await sql<Parameters<typeof toRecordedEvent>[0]>`
@@ -51,7 +77,7 @@ export async function readAfter(db: Kysely<DB>, cursor: Cursor, limit: number): 
       and (transaction_id, global_position) > (${cursor.transactionId}::xid8, ${cursor.position}::bigint)
     order by events.transaction_id, events.global_position
     limit ${limit}`.execute(db);
-  return rows.map(toRecordedEvent);
+  return rows.map(decode);
 }
 
 /** The cursor of the newest event that is safe to read now (the head a new reader starts from). */
@@ -154,11 +180,45 @@ export type CheckpointedConsumer = {
   handle(trx: Kysely<DB>, events: RecordedEvent[]): Promise<void>;
   /** Runs after a batch's transaction committed (for effects that must only start then). */
   afterCommit?(events: RecordedEvent[]): void;
+  /**
+   * The effect talks to another system (Redis): run it outside any transaction, so no database
+   * transaction waits on that system, then advance the checkpoint in a short one. The effect must
+   * be idempotent: if another process advanced the checkpoint meanwhile, both effects happened.
+   */
+  effectOutsideTransaction?: boolean;
+  /**
+   * An event that fails on its own is parked only once it has failed this many times over at
+   * least this long, so an outage the error classifier does not recognise parks nothing.
+   */
+  parkAfter?: { tries: number; ms: number };
 };
+
+const PARK_AFTER = { tries: 5, ms: 60_000 };
+
+/** Per consumer: the event now failing on its own, since when, and how often. */
+const failing = new Map<string, { position: number; tries: number; since: number }>();
+
+/** Counts a failure of `event` alone; true once it has failed often and long enough to park. */
+function readyToPark(consumer: CheckpointedConsumer, event: RecordedEvent): boolean {
+  const limit = consumer.parkAfter ?? PARK_AFTER;
+  const now = Date.now();
+  const known = failing.get(consumer.name);
+  const state =
+    known && known.position === event.position ? known : { position: event.position, tries: 0, since: now };
+  state.tries += 1;
+  failing.set(consumer.name, state);
+  if (state.tries < limit.tries || now - state.since < limit.ms) return false;
+  failing.delete(consumer.name);
+  return true;
+}
 
 /**
  * One step of a checkpointed consumer. The subscription row is locked (SKIP LOCKED), so several
  * processes may run the same consumer and each batch is still handled by exactly one of them.
+ *
+ * A batch that fails for a reason other than trouble around it (see isTransientError) or an event
+ * from newer code is retried one event at a time, and an event that keeps failing on its own (see
+ * parkAfter) is parked (parked_events) so the consumer goes on. Malformed events are parked at once.
  */
 export async function consumeBatch(database: Database, consumer: CheckpointedConsumer): Promise<number> {
   const { db } = database;
@@ -167,6 +227,92 @@ export async function consumeBatch(database: Database, consumer: CheckpointedCon
     .values({ name: consumer.name })
     .onConflict((oc) => oc.doNothing())
     .execute();
+  const size = consumer.batchSize ?? 200;
+  try {
+    return await runBatch(database, consumer, size, false);
+  } catch (error) {
+    if (!isPoison(error)) throw error;
+    return runBatch(database, consumer, 1, true);
+  }
+}
+
+/** An error that retrying the same events cannot cure. */
+function isPoison(error: unknown): boolean {
+  return !isTransientError(error) && !(error instanceof NewerEventError);
+}
+
+type Parked = { event: RecordedEvent; error: string };
+
+const message = (error: unknown) => (error instanceof Error ? error.message : String(error)).slice(0, 2000);
+
+async function park(trx: Kysely<DB>, consumer: string, parked: Parked[]): Promise<void> {
+  if (parked.length === 0) return;
+  await trx
+    .insertInto('parked_events')
+    .values(
+      parked.map(({ event, error }) => ({
+        consumer,
+        global_position: event.position,
+        type: isMalformed(event) ? String((event.data as { stored_type?: string }).stored_type) : event.type,
+        error,
+      })),
+    )
+    .onConflict((oc) => oc.doNothing())
+    .execute();
+}
+
+const isMalformed = (event: RecordedEvent) => (event.type as string) === MALFORMED;
+
+function split(events: RecordedEvent[]): { good: RecordedEvent[]; parked: Parked[] } {
+  const good: RecordedEvent[] = [];
+  const parked: Parked[] = [];
+  for (const event of events) {
+    if (isMalformed(event)) parked.push({ event, error: String((event.data as { error?: string }).error) });
+    else good.push(event);
+  }
+  return { good, parked };
+}
+
+async function runBatch(
+  database: Database,
+  consumer: CheckpointedConsumer,
+  size: number,
+  isolate: boolean,
+): Promise<number> {
+  const { db } = database;
+  if (consumer.effectOutsideTransaction) {
+    const sub = await db
+      .selectFrom('subscriptions')
+      .select([sql<string>`last_transaction_id::text`.as('tx'), 'last_position'])
+      .where('name', '=', consumer.name)
+      .executeTakeFirst();
+    if (!sub) return 0;
+    const cursor = { transactionId: sub.tx, position: Number(sub.last_position) };
+    const events = await readAfter(db, cursor, size);
+    if (events.length === 0) return 0;
+    const { good, parked } = split(events);
+    try {
+      if (good.length > 0) await consumer.handle(db, good);
+    } catch (error) {
+      if (!isolate || !isPoison(error) || !readyToPark(consumer, good[0]!)) throw error;
+      parked.push({ event: good[0]!, error: message(error) });
+    }
+    const last = events.at(-1)!;
+    await db.transaction().execute(async (trx) => {
+      const { rows } = await sql`
+        update subscriptions
+        set last_transaction_id = ${last.transactionId}::xid8, last_position = ${last.position}, updated_at = now()
+        where name = ${consumer.name}
+          and last_transaction_id = ${cursor.transactionId}::xid8 and last_position = ${cursor.position}
+        returning name`.execute(trx);
+      // Another process moved the checkpoint meanwhile: it handled these events too, and parked
+      // whatever it had to.
+      if (rows.length > 0) await park(trx, consumer.name, parked);
+    });
+    consumer.afterCommit?.(good);
+    return events.length;
+  }
+
   let handled: RecordedEvent[] = [];
   const count = await db.transaction().execute(async (trx) => {
     const { rows } = await sql<{ last_transaction_id: string; last_position: number }>`
@@ -175,15 +321,29 @@ export async function consumeBatch(database: Database, consumer: CheckpointedCon
     const sub = rows[0];
     if (!sub) return 0;
     const cursor = { transactionId: sub.last_transaction_id, position: Number(sub.last_position) };
-    const events = await readAfter(trx, cursor, consumer.batchSize ?? 200);
+    const events = await readAfter(trx, cursor, size);
     if (events.length === 0) return 0;
-    await consumer.handle(trx, events);
+    const { good, parked } = split(events);
+    if (good.length > 0) {
+      if (!isolate) await consumer.handle(trx, good);
+      else {
+        await sql`savepoint consume_one`.execute(trx);
+        try {
+          await consumer.handle(trx, good);
+        } catch (error) {
+          if (!isPoison(error) || !readyToPark(consumer, good[0]!)) throw error;
+          await sql`rollback to savepoint consume_one`.execute(trx);
+          parked.push({ event: good[0]!, error: message(error) });
+        }
+      }
+    }
+    await park(trx, consumer.name, parked);
     const last = events.at(-1)!;
     await sql`
       update subscriptions
       set last_transaction_id = ${last.transactionId}::xid8, last_position = ${last.position}, updated_at = now()
       where name = ${consumer.name}`.execute(trx);
-    handled = events;
+    handled = good;
     return events.length;
   });
   if (handled.length > 0) consumer.afterCommit?.(handled);

@@ -1,9 +1,14 @@
-// Replay: rebuild projections' read tables from the log into shadow tables (schema replay_shadow),
-// catch up, then swap them in with one short transaction while writers wait. --verify builds the
-// shadows the same way and compares them with the live tables instead of swapping; the comparison
-// runs in one repeatable-read snapshot and holds no lock, so writers never wait for it.
+// Replay: rebuild projections' read tables from the log into shadow tables (a schema of its own per
+// run), catch up, then swap them in with one short transaction while writers wait. --verify builds
+// the shadows the same way and compares them with the live tables instead of swapping; the
+// comparison runs in one repeatable-read snapshot and holds no lock, so writers never wait for it.
+// One replay or verify runs at a time per database (REPLAY_LOCK): two at once would trample each
+// other's shadows and locks.
+import { randomBytes } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/database.ts';
+import { Conflict } from '../errors.ts';
+import { REPLAY_LOCK, WRITERS_LOCK } from './locks.ts';
 import type { DB } from '../db/schema.ts';
 import type { Projection } from './projection.ts';
 import { applyProjectionsInBatch } from './store.ts';
@@ -11,8 +16,54 @@ import { readAfter, START, type Cursor } from './consumer.ts';
 import { toRecordedEvent } from './store.ts';
 import type { RecordedEvent } from './types.ts';
 
-const SHADOW = 'replay_shadow';
+/** Every run's shadow schema is this prefix and a random suffix; stale ones are dropped by name. */
+const SHADOW_PREFIX = 'replay_shadow_';
+/** The one fixed shadow name older versions used; a crashed run of theirs may have left it. */
+const LEGACY_SHADOW = 'replay_shadow';
 const BATCH = 5000;
+/** The swap starts once a catch-up read returns fewer events than this: its locked step stays short. */
+const SMALL_REMAINDER = 1000;
+
+/** A swap is refused (without `force`) when a table with more rows than this would lose... */
+const GUARD_MIN_LIVE_ROWS = 100;
+/** ...more than this share of them. */
+const GUARD_MIN_KEPT_SHARE = 0.5;
+
+export class ReplayBusyError extends Conflict {
+  constructor() {
+    super(
+      'Another replay or verify is running on this database; wait for it to finish, then try again.',
+      'replay_busy',
+    );
+  }
+}
+
+export class ReplaySwapRefusedError extends Conflict {
+  constructor(readonly differences: TableDifference[]) {
+    const shrunk = differences.filter(shrinksTooMuch).map((d) => d.table);
+    super(
+      `Refusing to swap: the rebuilt ${shrunk.join(', ')} would lose more than ` +
+        `${Math.round((1 - GUARD_MIN_KEPT_SHARE) * 100)}% of the live rows. Nothing was changed. ` +
+        `If the log really is the truth, run again with --force.\n${formatDifferences(differences)}`,
+      'replay_swap_refused',
+      differences,
+    );
+  }
+}
+
+function shrinksTooMuch(d: TableDifference): boolean {
+  return d.liveRows > GUARD_MIN_LIVE_ROWS && d.shadowRows < d.liveRows * GUARD_MIN_KEPT_SHARE;
+}
+
+/** The comparison as a table, one line per read table (the CLI prints it too). */
+export function formatDifferences(differences: TableDifference[]): string {
+  return differences
+    .map(
+      (d) =>
+        `  ${d.table.padEnd(22)} live ${String(d.liveRows).padStart(8)} rows, rebuilt ${String(d.shadowRows).padStart(8)} rows: ${d.same ? 'same' : 'DIFFERENT'}`,
+    )
+    .join('\n');
+}
 
 export type ReplayProgress = { done: number; total: number; eventsPerSecond: number; etaSeconds: number };
 
@@ -23,6 +74,8 @@ export type ReplayResult = {
   seconds: number;
   /** How long writers were held during the final catch-up and swap (0 for --verify). */
   lockMs: number;
+  /** How many events the final step applied while writers were held (0 for --verify). */
+  lockedEvents: number;
   /** The rebuilt tables against the live ones, in one snapshot taken before the swap. */
   differences: TableDifference[];
 };
@@ -32,18 +85,61 @@ export type ReplayOptions = {
   onProgress?(p: ReplayProgress): void;
   /** How long the final step may wait for a table lock before it backs off and retries. */
   lockTimeoutMs?: number;
+  /** Swap even when a rebuilt table would lose a large share of the live rows. */
+  force?: boolean;
 };
+
+/** Databases with a replay or verify under way in this process (see withReplayLock). */
+const running = new WeakSet<Database>();
+
+/**
+ * Runs `work` holding the replay lock, or throws ReplayBusyError at once if another run holds it.
+ * On Postgres the lock is a session-level advisory lock on a connection kept for the whole run
+ * (every other process and pool sees it; it goes away with the connection if this process dies).
+ * PGlite is a single session shared by the whole process, where an advisory lock would be granted
+ * again to the second run, so the in-process flag is what excludes it there (and the data
+ * directory belongs to one process).
+ */
+async function withReplayLock<T>(database: Database, work: () => Promise<T>): Promise<T> {
+  if (running.has(database)) throw new ReplayBusyError();
+  running.add(database);
+  try {
+    if (database.kind === 'pglite') return await work();
+    return await database.db.connection().execute(async (session) => {
+      const { rows } = await sql<{ locked: boolean }>`
+        select pg_try_advisory_lock(${REPLAY_LOCK}) as locked`.execute(session);
+      if (!rows[0]?.locked) throw new ReplayBusyError();
+      try {
+        return await work();
+      } finally {
+        await sql`select pg_advisory_unlock(${REPLAY_LOCK})`.execute(session).catch(() => {});
+      }
+    });
+  } finally {
+    running.delete(database);
+  }
+}
 
 export async function replay(
   database: Database,
   projections: readonly Projection[],
   options: ReplayOptions = {},
 ): Promise<ReplayResult> {
-  const { db } = database;
+  return withReplayLock(database, () => replayLocked(database.db, projections, options));
+}
+
+async function replayLocked(
+  db: Kysely<DB>,
+  projections: readonly Projection[],
+  options: ReplayOptions,
+): Promise<ReplayResult> {
   const tables = [...new Set(projections.flatMap((p) => p.tables))];
   const started = Date.now();
-  const deferred = await createShadows(db, tables);
+  // Only one run holds the lock, so any shadow schema still there was left by a crashed run.
+  await dropStaleShadows(db);
+  const shadow = `${SHADOW_PREFIX}${randomBytes(6).toString('hex')}`;
   try {
+    const deferred = await createShadows(db, shadow, tables);
     const { rows } = await sql<{ n: number }>`select count(*)::bigint as n from events`.execute(db);
     const total = Number(rows[0]?.n ?? 0);
     let cursor: Cursor = START;
@@ -52,7 +148,7 @@ export async function replay(
       const batch = await readAfter(db, cursor, BATCH);
       if (batch.length === 0) break;
       await db.transaction().execute(async (trx) => {
-        await sql`set local search_path to ${sql.raw(SHADOW)}, public`.execute(trx);
+        await inShadow(trx, shadow);
         await applyProjectionsInBatch(trx, projections, batch);
       });
       cursor = { transactionId: batch.at(-1)!.transactionId, position: batch.at(-1)!.position };
@@ -67,25 +163,53 @@ export async function replay(
       });
     }
     await createDeferredIndexes(db, deferred);
-    const compared = await compareInSnapshot(db, tables, projections, cursor);
+    const compared = await compareInSnapshot(db, shadow, tables, projections, cursor);
     if (options.verify) {
       return {
         events: done + compared.caughtUp,
         seconds: (Date.now() - started) / 1000,
         lockMs: 0,
+        lockedEvents: 0,
         differences: compared.differences,
       };
     }
-    const final = await finish(db, tables, projections, cursor, options);
+    if (!options.force && compared.differences.some(shrinksTooMuch)) {
+      throw new ReplaySwapRefusedError(compared.differences);
+    }
+    // Building indexes and comparing took a while, and writes went on: catch up without any lock
+    // until little is left, so the locked step only has a few events to apply.
+    const caughtUp = await catchUp(db, shadow, projections, cursor);
+    cursor = caughtUp.cursor;
+    const final = await finish(db, shadow, tables, projections, cursor, options);
     return {
-      events: done + final.caughtUp,
+      events: done + caughtUp.events + final.caughtUp,
       seconds: (Date.now() - started) / 1000,
       lockMs: final.lockMs,
+      lockedEvents: final.caughtUp,
       differences: compared.differences,
     };
   } finally {
-    await sql`drop schema if exists ${sql.raw(SHADOW)} cascade`.execute(db);
+    await sql`drop schema if exists ${sql.raw(shadow)} cascade`.execute(db);
   }
+}
+
+async function dropStaleShadows(db: Kysely<DB>): Promise<void> {
+  const { rows } = await sql<{ nspname: string }>`
+    select nspname from pg_namespace
+    where nspname = ${LEGACY_SHADOW} or nspname ~ ${`^${SHADOW_PREFIX}[0-9a-f]+$`}`.execute(db);
+  for (const { nspname } of rows) {
+    await sql`drop schema if exists ${sql.raw(quoteIdent(nspname))} cascade`.execute(db);
+  }
+}
+
+/**
+ * Points this transaction's unqualified names at the shadow schema and nowhere else: with no
+ * `public` to fall back on, a projection writing a table that has no shadow fails instead of
+ * changing a live table. (pg_catalog is always searched; the extension functions the read tables
+ * use carry their own search_path, see migration 20261124_0301.)
+ */
+async function inShadow(trx: Kysely<DB>, shadow: string): Promise<void> {
+  await sql`set local search_path to ${sql.raw(shadow)}`.execute(trx);
 }
 
 /**
@@ -93,19 +217,18 @@ export async function replay(
  * shadows' GIN and GiST indexes (full-text and geo), which are far cheaper to build once at the end
  * than to maintain row by row; it returns their definitions for createDeferredIndexes.
  */
-async function createShadows(db: Kysely<DB>, tables: string[]): Promise<string[]> {
-  await sql`drop schema if exists ${sql.raw(SHADOW)} cascade`.execute(db);
-  await sql`create schema ${sql.raw(SHADOW)}`.execute(db);
+async function createShadows(db: Kysely<DB>, shadow: string, tables: string[]): Promise<string[]> {
+  await sql`create schema ${sql.raw(shadow)}`.execute(db);
   for (const table of tables) {
-    await sql`create table ${sql.raw(`${SHADOW}.${table}`)} (like ${sql.raw(`public.${table}`)} including all)`.execute(
+    await sql`create table ${sql.raw(`${shadow}.${table}`)} (like ${sql.raw(`public.${table}`)} including all)`.execute(
       db,
     );
   }
   const { rows } = await sql<{ indexname: string; indexdef: string }>`
     select indexname, indexdef from pg_indexes
-    where schemaname = ${SHADOW} and indexdef ~ ' USING (gin|gist) '`.execute(db);
+    where schemaname = ${shadow} and indexdef ~ ' USING (gin|gist) '`.execute(db);
   for (const index of rows) {
-    await sql`drop index ${sql.raw(`${SHADOW}.${quoteIdent(index.indexname)}`)}`.execute(db);
+    await sql`drop index ${sql.raw(`${shadow}.${quoteIdent(index.indexname)}`)}`.execute(db);
   }
   return rows.map((index) => index.indexdef);
 }
@@ -119,14 +242,40 @@ async function createDeferredIndexes(db: Kysely<DB>, definitions: string[]): Pro
   }
 }
 
+/** Applies batches below the log's horizon until one comes back small. */
+async function catchUp(
+  db: Kysely<DB>,
+  shadow: string,
+  projections: readonly Projection[],
+  from: Cursor,
+): Promise<{ cursor: Cursor; events: number }> {
+  let cursor = from;
+  let events = 0;
+  for (;;) {
+    const batch = await readAfter(db, cursor, BATCH);
+    if (batch.length > 0) {
+      await db.transaction().execute(async (trx) => {
+        await inShadow(trx, shadow);
+        await applyProjectionsInBatch(trx, projections, batch);
+      });
+      cursor = { transactionId: batch.at(-1)!.transactionId, position: batch.at(-1)!.position };
+      events += batch.length;
+    }
+    if (batch.length < SMALL_REMAINDER) return { cursor, events };
+  }
+}
+
 /**
- * The short final step. Writers are held by an EXCLUSIVE lock on `events` (it blocks appends but
- * not reads), taken first so no writer can be half-way when the read tables are locked. The read
- * table locks use a short lock_timeout: if a reader is in the way we back off, let writers go on,
- * and try again, rather than risk a deadlock that would fail a writer.
+ * The short final step. Writers are held by the writer gate (WRITERS_LOCK, exclusive; every
+ * append transaction takes it shared), taken first: it waits for the writers in flight, and as
+ * they pass the gate before anything else, none of them can be waiting for this transaction while
+ * holding a lock it needs. The read table locks use a short lock_timeout: if a reader is in the
+ * way we back off, let writers go on, and try again. lockMs runs from the gate request, since
+ * new writers queue behind it from then on.
  */
 async function finish(
   db: Kysely<DB>,
+  shadow: string,
   tables: string[],
   projections: readonly Projection[],
   cursor: Cursor,
@@ -137,14 +286,14 @@ async function finish(
     try {
       return await db.transaction().execute(async (trx) => {
         await sql`set local lock_timeout = ${sql.lit(`${lockTimeout}ms`)}`.execute(trx);
-        await sql`lock table events in exclusive mode`.execute(trx);
         const lockedAt = Date.now();
+        await sql`select pg_advisory_xact_lock(${WRITERS_LOCK})`.execute(trx);
         for (const table of tables) {
           await sql`lock table ${sql.raw(`public.${table}`)} in access exclusive mode`.execute(trx);
         }
         // Everything committed is visible now and no append can be in flight: read to the end.
-        const caughtUp = await applyVisibleRest(trx, projections, cursor);
-        await swap(trx, tables);
+        const caughtUp = await applyVisibleRest(trx, shadow, projections, cursor);
+        await swap(trx, shadow, tables);
         return { caughtUp, lockMs: Date.now() - lockedAt };
       });
     } catch (error) {
@@ -161,6 +310,7 @@ async function finish(
 /** Applies to the shadows every event after the cursor that this transaction's snapshot sees. */
 async function applyVisibleRest(
   trx: Kysely<DB>,
+  shadow: string,
   projections: readonly Projection[],
   cursor: Cursor,
 ): Promise<number> {
@@ -171,7 +321,7 @@ async function applyVisibleRest(
     where (transaction_id, global_position) > (${cursor.transactionId}::xid8, ${cursor.position}::bigint)
     order by events.transaction_id, events.global_position`.execute(trx);
   const rest: RecordedEvent[] = rows.map(toRecordedEvent);
-  await sql`set local search_path to ${sql.raw(SHADOW)}, public`.execute(trx);
+  await inShadow(trx, shadow);
   await applyProjectionsInBatch(trx, projections, rest);
   await sql`set local search_path to public`.execute(trx);
   return rest.length;
@@ -188,6 +338,7 @@ const ROLLBACK = Symbol('rollback');
  */
 async function compareInSnapshot(
   db: Kysely<DB>,
+  shadow: string,
   tables: string[],
   projections: readonly Projection[],
   cursor: Cursor,
@@ -196,8 +347,8 @@ async function compareInSnapshot(
   try {
     await db.transaction().execute(async (trx) => {
       await sql`set transaction isolation level repeatable read`.execute(trx);
-      const caughtUp = await applyVisibleRest(trx, projections, cursor);
-      result = { caughtUp, differences: await compare(trx, tables) };
+      const caughtUp = await applyVisibleRest(trx, shadow, projections, cursor);
+      result = { caughtUp, differences: await compare(trx, shadow, tables) };
       throw ROLLBACK;
     });
   } catch (error) {
@@ -206,7 +357,7 @@ async function compareInSnapshot(
   return result!;
 }
 
-async function compare(trx: Kysely<DB>, tables: string[]): Promise<TableDifference[]> {
+async function compare(trx: Kysely<DB>, shadow: string, tables: string[]): Promise<TableDifference[]> {
   const out: TableDifference[] = [];
   for (const table of tables) {
     const digest = async (qualified: string) => {
@@ -216,32 +367,32 @@ async function compare(trx: Kysely<DB>, tables: string[]): Promise<TableDifferen
       return { n: Number(rows[0]?.n ?? 0), digest: rows[0]?.digest ?? null };
     };
     const live = await digest(`public.${table}`);
-    const shadow = await digest(`${SHADOW}.${table}`);
+    const rebuilt = await digest(`${shadow}.${table}`);
     out.push({
       table,
       liveRows: live.n,
-      shadowRows: shadow.n,
-      same: live.n === shadow.n && live.digest === shadow.digest,
+      shadowRows: rebuilt.n,
+      same: live.n === rebuilt.n && live.digest === rebuilt.digest,
     });
   }
   return out;
 }
 
 /** Drops each live table and moves its shadow in, giving the shadow's indexes the live names. */
-async function swap(trx: Kysely<DB>, tables: string[]): Promise<void> {
+async function swap(trx: Kysely<DB>, shadow: string, tables: string[]): Promise<void> {
   const normalize = (def: string) => def.replace(/INDEX \S+ ON \S+/, 'INDEX ON');
   for (const table of tables) {
     const { rows: indexes } = await sql<{ schemaname: string; indexname: string; indexdef: string }>`
       select schemaname, indexname, indexdef from pg_indexes
-      where tablename = ${table} and schemaname in ('public', ${SHADOW})`.execute(trx);
+      where tablename = ${table} and schemaname in ('public', ${shadow})`.execute(trx);
     const liveNames = new Map<string, string[]>();
     for (const ix of indexes.filter((i) => i.schemaname === 'public')) {
       const key = normalize(ix.indexdef);
       liveNames.set(key, [...(liveNames.get(key) ?? []), ix.indexname]);
     }
     await sql`drop table ${sql.raw(`public.${table}`)}`.execute(trx);
-    await sql`alter table ${sql.raw(`${SHADOW}.${table}`)} set schema public`.execute(trx);
-    for (const ix of indexes.filter((i) => i.schemaname === SHADOW)) {
+    await sql`alter table ${sql.raw(`${shadow}.${table}`)} set schema public`.execute(trx);
+    for (const ix of indexes.filter((i) => i.schemaname === shadow)) {
       const name = liveNames.get(normalize(ix.indexdef))?.shift();
       if (name && name !== ix.indexname) {
         await sql`alter index ${sql.raw(`public.${quoteIdent(ix.indexname)}`)} rename to ${sql.raw(quoteIdent(name))}`.execute(

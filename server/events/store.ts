@@ -3,6 +3,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import { ConcurrencyError } from '../errors.ts';
+import { WRITERS_LOCK } from './locks.ts';
 import type { Projection } from './projection.ts';
 import { upcast } from './upcasters.ts';
 import { SCHEMA_VERSIONS, type EventMetadata, type NewEvent, type RecordedEvent } from './types.ts';
@@ -36,6 +37,30 @@ export type EventStore = {
   projections: readonly Projection[];
 };
 
+/** Transactions that have passed the writer gate already (it is held until they end). */
+const gated = new WeakSet<Kysely<DB>>();
+
+/**
+ * The writer gate: WRITERS_LOCK, shared, until the transaction ends. Replay's swap takes it
+ * exclusively, so it waits for the writers in flight to finish and new ones wait here. Passed at
+ * the start of a write transaction (writeTransaction), a writer never holds a lock the swap needs
+ * while it waits, so the swap and writers cannot deadlock; append passes it too, for any write
+ * that did not.
+ */
+export async function passWriterGate(trx: Kysely<DB>): Promise<void> {
+  if (gated.has(trx)) return;
+  await sql`select pg_advisory_xact_lock_shared(${WRITERS_LOCK})`.execute(trx);
+  gated.add(trx);
+}
+
+/** A transaction that may append events: the writer gate first, then `work`. */
+export function writeTransaction<T>(db: Kysely<DB>, work: (trx: Kysely<DB>) => Promise<T>): Promise<T> {
+  return db.transaction().execute(async (trx) => {
+    await passWriterGate(trx);
+    return work(trx);
+  });
+}
+
 export function createEventStore(projections: readonly Projection[]): EventStore {
   return {
     projections,
@@ -44,6 +69,7 @@ export function createEventStore(projections: readonly Projection[]): EventStore
         return trx.transaction().execute((t) => this.append(t, streamId, expected, events, options));
       }
       if (events.length === 0) throw new Error('append needs at least one event');
+      await passWriterGate(trx);
       if (options.idempotencyKey) {
         const seen = await trx
           .selectFrom('events')
@@ -199,9 +225,16 @@ type EventRow = {
   recorded_at: Date | string;
 };
 
+/** A stored event whose payload is not an event of its type (written around the store). */
+export class MalformedEventError extends Error {
+  override name = 'MalformedEventError';
+}
+
 export function toRecordedEvent(row: EventRow): RecordedEvent {
   const data = typeof row.data === 'string' ? JSON.parse(row.data) : row.data;
   const metadata = typeof row.metadata === 'string' ? JSON.parse(row.metadata) : row.metadata;
+  if (!data || typeof data !== 'object' || Array.isArray(data))
+    throw new MalformedEventError(`${row.type} at position ${row.global_position} has no object payload`);
   return {
     type: row.type,
     data: upcast(row.type, row.schema_version, data as Record<string, unknown>),

@@ -2,6 +2,15 @@
 // Register one per (type, fromVersion); they chain until the current version is reached.
 import { SCHEMA_VERSIONS, type EventType } from './types.ts';
 
+/**
+ * An event this code cannot read because newer code wrote it: a type it does not know, or a schema
+ * version above its own. Consumers stop on it, loudly, rather than misread or skip it; deploying
+ * the newer code everywhere resolves it.
+ */
+export class NewerEventError extends Error {
+  override name = 'NewerEventError';
+}
+
 type Upcaster = (data: Record<string, unknown>) => Record<string, unknown>;
 const upcasters = new Map<string, Upcaster>();
 
@@ -15,7 +24,12 @@ export function upcast(
   data: Record<string, unknown>,
 ): Record<string, unknown> {
   const target = SCHEMA_VERSIONS[type as EventType];
-  if (target === undefined) return data;
+  if (target === undefined)
+    throw new NewerEventError(`Event type ${type} is unknown to this code: deploy the code that writes it.`);
+  if (schemaVersion > target)
+    throw new NewerEventError(
+      `${type} is stored under schema version ${schemaVersion}, newer than this code's ${target}: deploy the code that writes it.`,
+    );
   let version = schemaVersion;
   let current = data;
   while (version < target) {

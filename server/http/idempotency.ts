@@ -5,6 +5,7 @@ import type { Kysely } from 'kysely';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { DB } from '../db/schema.ts';
 import { Conflict, Invalid } from '../errors.ts';
+import { writeTransaction } from '../events/store.ts';
 
 export type CommandResult = { status: number; body: unknown };
 
@@ -15,7 +16,7 @@ function requestHash(request: FastifyRequest): string {
 }
 
 /**
- * Runs a write in one transaction. With an Idempotency-Key header (signed-in callers), a repeat of
+ * Runs a write in one transaction, through the writer gate (see writeTransaction). With an Idempotency-Key header (signed-in callers), a repeat of
  * the same request returns the stored first result and changes nothing; the same key with a
  * different request is a 409.
  */
@@ -28,7 +29,7 @@ export async function runCommand(
   const key = request.headers['idempotency-key'];
   const userId = request.currentUser?.id;
   if (typeof key !== 'string' || userId === undefined) {
-    const result = await db.transaction().execute(command);
+    const result = await writeTransaction(db, command);
     return reply.status(result.status).send(result.body);
   }
   if (key.length === 0 || key.length > 200)
@@ -36,7 +37,7 @@ export async function runCommand(
       'Idempotency-Key': 'must be 1 to 200 characters',
     });
   const hash = requestHash(request);
-  const result = await db.transaction().execute(async (trx) => {
+  const result = await writeTransaction(db, async (trx) => {
     const seen = await trx
       .selectFrom('idempotency_keys')
       .selectAll()

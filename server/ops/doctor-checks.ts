@@ -5,6 +5,7 @@ import { sql } from 'kysely';
 import type { Database } from '../db/database.ts';
 import { migrations } from '../../migrations/index.ts';
 import { consumerLag } from '../events/consumer.ts';
+import { checkLogIncarnation, restoredLogMessage } from '../events/incarnation.ts';
 
 export type Check = { name: string; ok: boolean; detail: string };
 
@@ -31,6 +32,14 @@ export async function databaseChecks(database: Database): Promise<Check[]> {
   if (pending.length === 0) pass('migrations', `all ${applied.size} applied`);
   else fail('migrations', `${pending.length} pending (${pending.join(', ')}): run \`npm run migrate\``);
 
+  const log = await checkLogIncarnation(database.db).catch(() => null);
+  if (log?.restored) fail('event log', restoredLogMessage(log));
+  else if (log)
+    pass(
+      'event log',
+      `transaction ids below this cluster's (${log.clusterTransactionId}), incarnation ${log.incarnation ?? 'none'}`,
+    );
+
   const subs = await database.db
     .selectFrom('subscriptions')
     .select('name')
@@ -42,5 +51,20 @@ export async function databaseChecks(database: Database): Promise<Check[]> {
     if (lag.seconds > 60) fail(`consumer ${name}`, `${text}: is a worker running (\`npm run worker\`)?`);
     else pass(`consumer ${name}`, text);
   }
+  const parked = await database.db
+    .selectFrom('parked_events')
+    .select(['consumer', 'global_position', 'type', 'error'])
+    .orderBy('global_position')
+    .limit(5)
+    .execute()
+    .catch(() => []);
+  if (parked.length === 0) pass('parked events', 'none');
+  else
+    fail(
+      'parked events',
+      `consumers parked events they could not handle (table parked_events), e.g. ${parked
+        .map((p) => `${p.consumer} at ${p.global_position} (${p.type}): ${p.error}`)
+        .join('; ')}: fix the cause, then re-drive them`,
+    );
   return checks;
 }

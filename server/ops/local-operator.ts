@@ -96,7 +96,7 @@ export async function registerLocalOperatorRoutes(app: FastifyInstance, token: s
 
     // Streams newline-delimited JSON: progress lines while it runs, then the result (or an error),
     // so a long replay shows its progress and never sits silent long enough to time out.
-    scope.post<{ Body: { verify?: unknown; projections?: unknown } }>(
+    scope.post<{ Body: { verify?: unknown; force?: unknown; projections?: unknown } }>(
       '/ops/replay',
       { schema: { hide: true } },
       async (request, reply) => {
@@ -106,6 +106,8 @@ export async function registerLocalOperatorRoutes(app: FastifyInstance, token: s
           throw new Invalid('projections must be a list of projection names');
         if (body.verify !== undefined && typeof body.verify !== 'boolean')
           throw new Invalid('verify must be true or false');
+        if (body.force !== undefined && typeof body.force !== 'boolean')
+          throw new Invalid('force must be true or false');
         const unknown = names.filter((n) => !projections.some((p) => p.name === n));
         if (unknown.length > 0)
           throw new Invalid(
@@ -120,6 +122,7 @@ export async function registerLocalOperatorRoutes(app: FastifyInstance, token: s
         const beat = setInterval(() => line({ type: 'heartbeat' }), 10_000);
         replay(services.database, selected, {
           verify: body.verify === true,
+          force: body.force === true,
           onProgress: (p) => line({ type: 'progress', ...p }),
         })
           .then((result) => line({ type: 'result', result }))

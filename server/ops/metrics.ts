@@ -38,6 +38,18 @@ export function createMetrics(app: FastifyInstance) {
       this.set(Number(rows[0]?.p ?? 0));
     },
   });
+  new Gauge({
+    name: 'parked_events',
+    help: 'Events a checkpointed consumer parked instead of halting on them (see npm run doctor)',
+    registers: [registry],
+    async collect() {
+      const row = await database.db
+        .selectFrom('parked_events')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirst();
+      this.set(Number(row?.n ?? 0));
+    },
+  });
   const lagSeconds = new Gauge({
     name: 'consumer_lag_seconds',
     help: 'Age of the oldest event not yet handled by each checkpointed consumer',
@@ -122,6 +134,14 @@ export function createMetrics(app: FastifyInstance) {
     registers: [registry],
     collect() {
       this.set(app.searchCache.stats().entries);
+    },
+  });
+  new Gauge({
+    name: 'search_cache_bytes',
+    help: 'Estimated memory held by the search answers in the cache of this process',
+    registers: [registry],
+    collect() {
+      this.set(app.searchCache.stats().bytes);
     },
   });
 

@@ -38,7 +38,13 @@ export async function registerSecurity(app: FastifyInstance): Promise<void> {
 
   if (config.writeRateLimitPerMinute === 0) return;
   const redis = config.redisUrl
-    ? new Redis(config.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 2000 })
+    ? new Redis(config.redisUrl, {
+        enableOfflineQueue: false,
+        maxRetriesPerRequest: 1,
+        connectTimeout: 2000,
+        // A Redis that stops answering must not hold writes: the limiter gives up and lets them by.
+        commandTimeout: 1000,
+      })
     : null;
   redis?.on('error', () => {});
   if (redis) app.addHook('onClose', async () => redis.disconnect());

@@ -18,7 +18,7 @@ import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Database } from '../db/database.ts';
 import type { DB } from '../db/schema.ts';
 
-export type SearchCacheStats = { hits: number; misses: number; entries: number };
+export type SearchCacheStats = { hits: number; misses: number; entries: number; bytes: number };
 
 export type SearchCache = {
   /** The answer for `key`: from the cache when nothing has committed since it was computed. */
@@ -26,7 +26,7 @@ export type SearchCache = {
   stats(): SearchCacheStats;
 };
 
-type Entry = { token: string; value: unknown };
+type Entry = { token: string; value: unknown; bytes: number };
 
 /** The read tables search answers are drawn from (summaries carry ratings and primary photos). */
 const ANSWER_TABLES = ['cats', 'bodegas', 'search_words', 'photos', 'reviews'];
@@ -77,8 +77,20 @@ function sharedTokens(db: Kysely<DB>, kind: Database['kind']): () => Promise<str
   };
 }
 
-/** `maxEntries` 0 turns the cache off: every request runs its search. */
-export function createSearchCache(database: Database, maxEntries: number): SearchCache {
+/** Roughly what an answer holds in memory: its JSON size, plus the key and the entry itself. */
+function sizeOf(key: string, value: unknown): number {
+  return Buffer.byteLength(JSON.stringify(value) ?? '') * 2 + key.length * 2 + 64;
+}
+
+/**
+ * `maxEntries` 0 turns the cache off: every request runs its search. `maxBytes` bounds the memory
+ * the answers hold (estimated), whatever their size: the least recently used go first.
+ */
+export function createSearchCache(
+  database: Database,
+  maxEntries: number,
+  maxBytes = 64 * 1024 * 1024,
+): SearchCache {
   const { db, kind } = database;
   // A Map keeps insertion order; re-inserting on a hit makes its first key the least recently used.
   const entries = new Map<string, Entry>();
@@ -86,13 +98,25 @@ export function createSearchCache(database: Database, maxEntries: number): Searc
   const tokenNow = sharedTokens(db, kind);
   let hits = 0;
   let misses = 0;
+  let bytes = 0;
+
+  const drop = (key: string) => {
+    const old = entries.get(key);
+    if (!old) return;
+    bytes -= old.bytes;
+    entries.delete(key);
+  };
 
   async function fill<T>(key: string, token: string, compute: () => Promise<T>): Promise<T> {
     const value = await compute();
     if ((await tokenNow()) === token) {
-      entries.delete(key);
-      entries.set(key, { token, value });
-      while (entries.size > maxEntries) entries.delete(entries.keys().next().value!);
+      const size = sizeOf(key, value);
+      drop(key);
+      // An answer bigger than a quarter of the budget would evict too much: serve it uncached.
+      if (size > maxBytes / 4) return value;
+      entries.set(key, { token, value, bytes: size });
+      bytes += size;
+      while (entries.size > maxEntries || bytes > maxBytes) drop(entries.keys().next().value!);
     }
     return value;
   }
@@ -116,6 +140,6 @@ export function createSearchCache(database: Database, maxEntries: number): Searc
       inflight.set(flightKey, filling);
       return filling;
     },
-    stats: () => ({ hits, misses, entries: entries.size }),
+    stats: () => ({ hits, misses, entries: entries.size, bytes }),
   };
 }

@@ -116,11 +116,11 @@ describe('the ratings job', () => {
       toRecordedEvent(row as unknown as Parameters<typeof toRecordedEvent>[0]),
     );
     expect(events.map((e) => e.type)).toEqual(['ReviewPosted', 'ReviewDeleted']);
-    const jobs = jobsFor(dispatchRules, events);
+    const jobs = jobsFor(dispatchRules, events, 'a1b2c3');
     expect(jobs).toEqual(
       events.map((e) => ({
         queue: 'ratings',
-        id: `${e.position}-ratings`,
+        id: `a1b2c3-${e.position}-ratings`,
         data: { target_type: 'cat', target_id: cat },
       })),
     );

@@ -1,7 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sql } from 'kysely';
-import { createEventStore } from '../../../server/events/store.ts';
-import { replay } from '../../../server/events/replay.ts';
+import { sql, type Kysely } from 'kysely';
+import type { DB } from '../../../server/db/schema.ts';
+import { createEventStore, writeTransaction } from '../../../server/events/store.ts';
+import { openDatabase } from '../../../server/db/database.ts';
+import type { Projection } from '../../../server/events/projection.ts';
+import {
+  replay,
+  ReplayBusyError,
+  ReplaySwapRefusedError,
+  type ReplayResult,
+} from '../../../server/events/replay.ts';
 import {
   createEventCountsTable,
   eventCount,
@@ -16,6 +24,12 @@ const events: NewEvent[] = [
   { type: 'ItemUnsaved', data: { user_id: 1, target_type: 'cat', target_id: 1 } },
   { type: 'BodegaVerified', data: { bodega_id: 1, is_verified: true } },
 ];
+
+async function shadowSchemas(t: TestDatabase): Promise<string[]> {
+  const { rows } = await sql<{ nspname: string }>`
+    select nspname from pg_namespace where nspname like 'replay\_shadow%' order by 1`.execute(t.database.db);
+  return rows.map((r) => r.nspname);
+}
 
 describe('replay of the demo projection', () => {
   let t: TestDatabase;
@@ -64,10 +78,7 @@ describe('replay of the demo projection', () => {
       t.database.db,
     );
     expect(indexesAfter.rows).toEqual(indexesBefore.rows);
-    const shadow = await sql<{
-      n: number;
-    }>`select count(*)::int as n from pg_namespace where nspname = 'replay_shadow'`.execute(t.database.db);
-    expect(shadow.rows[0]!.n).toBe(0);
+    expect(await shadowSchemas(t)).toEqual([]);
   });
 
   it('keeps writes that arrive during the replay', async () => {
@@ -79,5 +90,165 @@ describe('replay of the demo projection', () => {
     const verify = await replay(t.database, [eventCountsProjection], { verify: true });
     expect(verify.differences.every((d) => d.same)).toBe(true);
     expect(await eventCount(t.database.db, 'ItemSaved')).toBe(20 + 30);
+  });
+});
+
+describe('replay safety', () => {
+  let t: TestDatabase;
+  beforeAll(async () => {
+    t = await createTestDatabase();
+    await createEventCountsTable(t.database.db);
+    for (let i = 0; i < 60; i++) await store.append(t.database.db, `s-${i % 7}`, 'any', [events[i % 3]!]);
+  });
+  afterAll(async () => t.drop());
+
+  const clean = async () => {
+    const verify = await replay(t.database, [eventCountsProjection], { verify: true });
+    expect(verify.differences).toEqual([
+      { table: 'event_type_counts', liveRows: 3, shadowRows: 3, same: true },
+    ]);
+  };
+
+  /**
+   * The demo projection, calling `hook` (once) from inside a replay's own transaction: a point
+   * every run reaches mid-way, whether its events come in the batches or in the final step.
+   */
+  const hooked = (hook: (trx: Kysely<DB>) => Promise<void>): Projection => {
+    let called = false;
+    return {
+      ...eventCountsProjection,
+      async apply(trx, event) {
+        if (!called) {
+          called = true;
+          await hook(trx);
+        }
+        await eventCountsProjection.apply(trx, event);
+      },
+    };
+  };
+
+  it('runs one replay or verify at a time: a second refuses at once and the first is unharmed', async () => {
+    let refused: unknown;
+    let schemasDuring: string[] = [];
+    const first = await replay(t.database, [
+      hooked(async (trx) => {
+        // Mid-run: its shadow exists, and a verify (or another replay) on the same database asks in.
+        refused = await replay(t.database, [eventCountsProjection], { verify: true }).catch(
+          (e: unknown) => e,
+        );
+        const { rows } = await sql<{ nspname: string }>`
+            select nspname from pg_namespace where nspname like 'replay\_shadow%'`.execute(trx);
+        schemasDuring = rows.map((r) => r.nspname);
+      }),
+    ]);
+    expect(refused).toBeInstanceOf(ReplayBusyError);
+    expect(String((refused as Error).message)).toMatch(/another replay or verify is running/i);
+    expect(schemasDuring).toHaveLength(1);
+    expect(schemasDuring[0]).toMatch(/^replay_shadow_[0-9a-f]+$/);
+    expect(first.events).toBe(60);
+    expect(await shadowSchemas(t)).toEqual([]);
+    await clean();
+  });
+
+  it.skipIf(!process.env.TEST_DATABASE_URL)(
+    'excludes a replay from another process (its own connections)',
+    async () => {
+      const other = await openDatabase({ url: t.url, poolSize: 2 });
+      try {
+        let refused: unknown;
+        await replay(t.database, [
+          hooked(async () => {
+            refused = await replay(other, [eventCountsProjection]).catch((e: unknown) => e);
+          }),
+        ]);
+        expect(refused).toBeInstanceOf(ReplayBusyError);
+        // Released at the end: the other side can run now.
+        const after = await replay(other, [eventCountsProjection], { verify: true });
+        expect(after.differences.every((d) => d.same)).toBe(true);
+      } finally {
+        await other.close();
+      }
+      await clean();
+    },
+  );
+
+  it('drops shadow schemas left by crashed runs, and only those', async () => {
+    await sql`create schema replay_shadow_0badc0ffee`.execute(t.database.db);
+    await sql`create table replay_shadow_0badc0ffee.event_type_counts (type text)`.execute(t.database.db);
+    await sql`create schema replay_shadow`.execute(t.database.db);
+    await sql`create schema replay_shadow_keep_me`.execute(t.database.db);
+    try {
+      await replay(t.database, [eventCountsProjection], { verify: true });
+      expect(await shadowSchemas(t)).toEqual(['replay_shadow_keep_me']);
+    } finally {
+      await sql`drop schema if exists replay_shadow_keep_me`.execute(t.database.db);
+    }
+  });
+
+  it('never lets a shadow batch fall through to a live table', async () => {
+    await sql`create table replay_probe (n int)`.execute(t.database.db);
+    // A projection that writes a table it did not declare: with no shadow of it, that must fail.
+    const leaky: Projection = {
+      ...eventCountsProjection,
+      async apply(trx, event) {
+        await eventCountsProjection.apply(trx, event);
+        await sql`insert into replay_probe (n) values (1)`.execute(trx);
+      },
+    };
+    await expect(replay(t.database, [leaky])).rejects.toThrow(/replay_probe/);
+    const { rows } = await sql<{ n: number }>`select count(*)::int as n from replay_probe`.execute(
+      t.database.db,
+    );
+    expect(rows[0]!.n).toBe(0);
+    expect(await shadowSchemas(t)).toEqual([]);
+    await clean();
+  });
+
+  it('refuses a swap that would drop most of a large table, unless forced', async () => {
+    await sql`
+      insert into event_type_counts (type, count)
+      select 'Stray' || i, 1 from generate_series(1, 200) i`.execute(t.database.db);
+    const refused = await replay(t.database, [eventCountsProjection]).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(ReplaySwapRefusedError);
+    const message = (refused as Error).message;
+    expect(message).toMatch(/--force/);
+    expect(message).toMatch(/event_type_counts\s+live\s+203 rows, rebuilt\s+3 rows: DIFFERENT/);
+    const count = async () =>
+      (await sql<{ n: number }>`select count(*)::int as n from event_type_counts`.execute(t.database.db))
+        .rows[0]!.n;
+    expect(await count()).toBe(203);
+    expect(await shadowSchemas(t)).toEqual([]);
+
+    const forced: ReplayResult = await replay(t.database, [eventCountsProjection], { force: true });
+    expect(forced.differences[0]).toMatchObject({ liveRows: 203, shadowRows: 3 });
+    expect(await count()).toBe(3);
+    await clean();
+  });
+
+  it('lets a writer in flight finish before the swap instead of deadlocking with it', async () => {
+    // A write that reads the read table, then appends a moment later. The swap must not take a lock
+    // this writer then needs while it waits for the writer's read lock: it waits at the gate.
+    let release!: () => void;
+    const paused = new Promise<void>((r) => (release = r));
+    let entered!: () => void;
+    const inside = new Promise<void>((r) => (entered = r));
+    const before = await eventCount(t.database.db, 'ItemSaved');
+    const writer = writeTransaction(t.database.db, async (trx) => {
+      await sql`select count(*) from event_type_counts`.execute(trx);
+      entered();
+      await paused;
+      await store.append(trx, 'gate', 'any', [events[0]!]);
+    });
+    await inside;
+    // (Embedded storage has one session: there the replay simply waits for the writer's transaction.)
+    const replaying = replay(t.database, [eventCountsProjection], { lockTimeoutMs: 5000 });
+    setTimeout(release, 1500);
+    await expect(writer).resolves.toBeUndefined();
+    const result = await replaying;
+    // On Postgres the swap waited at the gate and applied the writer's event itself.
+    if (t.url) expect(result.lockedEvents).toBeGreaterThanOrEqual(1);
+    expect(await eventCount(t.database.db, 'ItemSaved')).toBe(before + 1);
+    const verify = await replay(t.database, [eventCountsProjection], { verify: true });
+    expect(verify.differences.every((d) => d.same)).toBe(true);
   });
 });

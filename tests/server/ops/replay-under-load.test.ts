@@ -97,5 +97,7 @@ describe('replaying a changed projection under load', () => {
     const verify = await replay(services.database, [changed], { verify: true });
     expect(verify.differences.every((d) => d.same)).toBe(true);
     expect(result.lockMs).toBeLessThan(5000);
+    // The loop before the swap caught up to a small remainder: writers waited for a few events only.
+    expect(result.lockedEvents).toBeLessThan(1000);
   });
 });

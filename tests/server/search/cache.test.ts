@@ -90,6 +90,26 @@ describe('search cache', () => {
     expect(probe.calls()).toBe(before + 1);
   });
 
+  it('holds no more answers than its byte budget, dropping the least recently used', async () => {
+    const budget = 40_000;
+    const cache = createSearchCache(t.database, 1000, budget);
+    const answer = (i: number) => async () => ({ i, text: 'x'.repeat(2_000) });
+    for (let i = 0; i < 50; i++) await cache.get(`k${i}`, answer(i));
+    const { entries, bytes } = cache.stats();
+    expect(bytes).toBeLessThanOrEqual(budget);
+    expect(entries).toBeGreaterThan(0);
+    expect(entries).toBeLessThan(50);
+    // The newest answers stayed; the oldest went.
+    let recomputed = 0;
+    await cache.get('k49', async () => (recomputed++, null));
+    await cache.get('k0', async () => (recomputed++, null));
+    expect(recomputed).toBe(1);
+    // An answer too big for the budget is served, not cached.
+    const big = await cache.get('big', async () => 'y'.repeat(budget));
+    expect(big).toHaveLength(budget);
+    expect(cache.stats().bytes).toBeLessThanOrEqual(budget);
+  });
+
   it('keeps its answers across commits that append no event', async () => {
     const cache = createSearchCache(t.database, 10);
     let calls = 0;
