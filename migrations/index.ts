@@ -10,6 +10,8 @@ import * as loginFailuresPerAddress from './20261124_0101_login_failures_per_add
 import * as jobs from './20261124_0201_jobs.ts';
 import * as parkedEvents from './20261124_0202_parked_events.ts';
 import * as earthdistanceSearchPath from './20261124_0301_earthdistance_search_path.ts';
+import * as photoUploadLog from './20261124_0501_photo_upload_log.ts';
+import * as tokenVersion from './20261124_0502_token_version.ts';
 import * as logIncarnation from './20261124_0601_log_incarnation.ts';
 
 export const migrations: Record<string, Migration> = {
@@ -22,5 +24,7 @@ export const migrations: Record<string, Migration> = {
   '20261124_0201_jobs': jobs,
   '20261124_0202_parked_events': parkedEvents,
   '20261124_0301_earthdistance_search_path': earthdistanceSearchPath,
+  '20261124_0501_photo_upload_log': photoUploadLog,
+  '20261124_0502_token_version': tokenVersion,
   '20261124_0601_log_incarnation': logIncarnation,
 };

@@ -8,6 +8,7 @@ import cors from '@fastify/cors';
 import fastifyStatic from '@fastify/static';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import authPlugin from './plugins/auth.ts';
+import { tokenVersionOf } from './accounts/users.ts';
 import { frameworkErrors, registerErrorHandling } from './http/error-handler.ts';
 import { validatorCompiler } from './http/validation.ts';
 import { apiRoutes } from './routes.ts';
@@ -48,9 +49,26 @@ function trustProxyOption(
   return trust;
 }
 
+/**
+ * A client gets REQUEST_TIMEOUT_MS to send a whole request, so a slow-loris (headers or a body
+ * trickled a byte at a time) cannot hold a socket. Node checks its connections for that only every
+ * `connectionsCheckingInterval` (30 s by default), so the check runs often enough to keep the bound.
+ */
+function requestTimeouts(requestTimeoutMs: number) {
+  if (requestTimeoutMs <= 0) return {};
+  return {
+    requestTimeout: requestTimeoutMs,
+    http: {
+      headersTimeout: Math.min(60_000, requestTimeoutMs),
+      connectionsCheckingInterval: Math.max(100, Math.min(1000, Math.floor(requestTimeoutMs / 4))),
+    },
+  };
+}
+
 export async function buildApp(services: Services, options: AppOptions = {}) {
   const { config } = services;
   const app = Fastify({
+    ...requestTimeouts(config.requestTimeoutMs),
     loggerInstance: services.logger as FastifyBaseLogger,
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
@@ -93,7 +111,11 @@ export async function buildApp(services: Services, options: AppOptions = {}) {
     // text/plain 400 outside the error contract.
     strictPreflight: false,
   });
-  await app.register(authPlugin, { secret: config.jwtSecret, lifetimeSeconds: config.tokenLifetimeSeconds });
+  await app.register(authPlugin, {
+    secret: config.jwtSecret,
+    lifetimeSeconds: config.tokenLifetimeSeconds,
+    tokenVersionOf: (userId) => tokenVersionOf(services.database.db, userId),
+  });
   await registerSecurity(app as unknown as FastifyInstance);
   await registerDocs(app as unknown as FastifyInstance);
   const metrics = createMetrics(app as unknown as FastifyInstance);

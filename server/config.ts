@@ -27,6 +27,8 @@ export type LiveSettings = {
   batchSize: number;
   /** Safety-net poll of the log, besides NOTIFY. */
   pollMs: number;
+  /** Open sockets one client address may hold; the next is refused with close code 1008. */
+  maxConnectionsPerAddress: number;
 };
 
 /**
@@ -65,6 +67,12 @@ export type Config = {
   searchCacheEntries: number;
   /** Memory the search cache's answers may hold, in bytes (estimated). */
   searchCacheBytes: number;
+  /** Photo uploads one user may make per minute and per day (server/photos/quota.ts); 0: no limit. */
+  uploads: { perMinute: number; perDay: number };
+  /** Postgres cancels an api statement running longer than this (the request gets 503); 0: no limit. */
+  statementTimeoutMs: number;
+  /** Longest time a client may take to send a whole request (headers and body); 0: no limit. */
+  requestTimeoutMs: number;
   login: LoginLimits;
   live: LiveSettings;
 };
@@ -190,6 +198,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         ? 0
         : positiveInt('SEARCH_CACHE_ENTRIES', env.SEARCH_CACHE_ENTRIES, 2000, problems),
     searchCacheBytes: positiveInt('SEARCH_CACHE_MB', env.SEARCH_CACHE_MB, 64, problems) * 1024 * 1024,
+    uploads: {
+      perMinute:
+        env.UPLOADS_PER_MINUTE === '0'
+          ? 0
+          : positiveInt('UPLOADS_PER_MINUTE', env.UPLOADS_PER_MINUTE, 10, problems),
+      perDay:
+        env.UPLOADS_PER_DAY === '0' ? 0 : positiveInt('UPLOADS_PER_DAY', env.UPLOADS_PER_DAY, 100, problems),
+    },
+    statementTimeoutMs:
+      env.STATEMENT_TIMEOUT_MS === '0'
+        ? 0
+        : positiveInt('STATEMENT_TIMEOUT_MS', env.STATEMENT_TIMEOUT_MS, 15_000, problems),
+    requestTimeoutMs:
+      env.REQUEST_TIMEOUT_MS === '0'
+        ? 0
+        : positiveInt('REQUEST_TIMEOUT_MS', env.REQUEST_TIMEOUT_MS, 30_000, problems),
     login: {
       windowSeconds: positiveInt(
         'LOGIN_LIMIT_WINDOW_SECONDS',
@@ -212,6 +236,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       replayLimit: positiveInt('LIVE_REPLAY_LIMIT', env.LIVE_REPLAY_LIMIT, 1000, problems),
       batchSize: positiveInt('LIVE_BATCH_SIZE', env.LIVE_BATCH_SIZE, 500, problems),
       pollMs: positiveInt('LIVE_POLL_MS', env.LIVE_POLL_MS, 1000, problems),
+      maxConnectionsPerAddress: positiveInt(
+        'LIVE_MAX_CONNECTIONS_PER_ADDRESS',
+        env.LIVE_MAX_CONNECTIONS_PER_ADDRESS,
+        20,
+        problems,
+      ),
     },
   };
   if (nodeEnv === 'production' && config.operatorToken && config.operatorToken.length < 16)

@@ -65,6 +65,12 @@ export class RateLimited extends AppError {
     );
   }
 }
+/** A statement ran past STATEMENT_TIMEOUT_MS (API.md, Robustness of every route). */
+export class TimedOut extends AppError {
+  constructor(message = 'This request took too long and was stopped. Please try again shortly.') {
+    super(503, 'timeout', message);
+  }
+}
 export class Unavailable extends AppError {
   constructor(message = 'A service this request needs is unavailable. Please try again shortly.') {
     super(503, 'unavailable', message);

@@ -24,7 +24,7 @@ export async function main(role: Role): Promise<void> {
   }
   let services;
   try {
-    services = await createServices(config);
+    services = await createServices(config, { boundStatements: role !== 'worker' });
   } catch (error) {
     if (error instanceof DataDirectoryLockedError) {
       console.error(error.message);

@@ -27,6 +27,11 @@ export type ServiceOptions = {
   queuePrefix?: string;
   /** The projections appends run inline (all of them unless a deployment is being rehearsed). */
   projections?: readonly Projection[];
+  /**
+   * Bound every statement by STATEMENT_TIMEOUT_MS (default true). A worker process passes false:
+   * its batches are not requests anyone waits on, and a cut-short batch would only be retried.
+   */
+  boundStatements?: boolean;
 };
 
 export function createLogger(config: Config): Logger {
@@ -40,7 +45,11 @@ export async function createServices(config: Config, options: ServiceOptions = {
   const logger = options.logger ?? createLogger(config);
   const database =
     options.database ??
-    (await openDatabase({ url: config.databaseUrl, dataDir: config.databaseUrl ? null : config.dataDir }));
+    (await openDatabase({
+      url: config.databaseUrl,
+      dataDir: config.databaseUrl ? null : config.dataDir,
+      statementTimeoutMs: options.boundStatements === false ? null : config.statementTimeoutMs || null,
+    }));
   if (options.migrate !== false) {
     const applied = await migrateToLatest(database.db);
     if (applied.length > 0) logger.info({ applied }, 'migrations applied');

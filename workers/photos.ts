@@ -1,8 +1,10 @@
 // The photos job brings a photo's files in line with the log. An uploaded original becomes public
 // WebP variants (auto-oriented, every piece of metadata stripped, GIFs reduced to their first
 // frame) and the outcome is recorded in the log; a photo the log records as deleted, on its own or
-// with its cat or bodega, loses its original and variants. Safe to retry: variants are rewritten
-// whole under stable names, the outcome is appended once, and removing a removed file is a no-op.
+// with its cat or bodega, loses its original and variants. Once the outcome is recorded the
+// original goes (it may carry GPS, and nothing reads it again: variants are never re-rendered).
+// Safe to retry: variants are rewritten whole under stable names, the outcome is appended once,
+// and removing a removed file is a no-op.
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import sharp from 'sharp';
@@ -25,8 +27,11 @@ import { VARIANT_SIZES, type PhotoVariant } from '../server/photos/urls.ts';
 import type { Services } from '../server/services.ts';
 import type { Processor } from './jobs.ts';
 
-/** Decompression bombs fail as bad input instead of exhausting memory (about 100 megapixels). */
-const MAX_INPUT_PIXELS = 100_000_000;
+/**
+ * Decompression bombs fail as bad input instead of exhausting memory: 50 megapixels is above what
+ * a phone takes (about 12 to 48) and half of what libvips would otherwise decode.
+ */
+export const MAX_INPUT_PIXELS = 50_000_000;
 
 export type RenderedVariant = { data: Buffer; width: number; height: number };
 export type RenderedPhoto = Record<PhotoVariant, RenderedVariant>;
@@ -85,9 +90,19 @@ export function createPhotosProcessor(services: Services): Processor<'photos'> {
     });
   }
 
+  /** The original is needed only until the photo's outcome is in the log. */
+  async function removeOriginal(photo: PhotoRow): Promise<void> {
+    try {
+      await removeQuietly(resolveOriginal(config.uploadDir, photo.original_path), logger);
+    } catch (error) {
+      logger.warn({ err: error, photoId: photo.id }, 'photo has an unexpected original path; left in place');
+    }
+  }
+
   async function fail(photo: PhotoRow, reason: string): Promise<void> {
     logger.warn({ photoId: photo.id, reason }, 'photo could not be processed');
     const id = Number(photo.id);
+    // Retrying cannot help (undecodable or missing), so the original is of no further use.
     await record(
       photo,
       {
@@ -96,6 +111,7 @@ export function createPhotosProcessor(services: Services): Processor<'photos'> {
       },
       `photo-failed-${id}`,
     );
+    await removeOriginal(photo);
   }
 
   return async ({ photo_id }) => {
@@ -105,8 +121,9 @@ export function createPhotosProcessor(services: Services): Processor<'photos'> {
       if (deleted) await removePhotoFiles(config.uploadDir, deleted, logger);
       return;
     }
-    // Already done by an earlier attempt.
-    if (photo.status !== 'processing') return;
+    // Already done by an earlier attempt: nothing to do but what that attempt may not have
+    // finished (a crash between recording the outcome and removing the original).
+    if (photo.status !== 'processing') return removeOriginal(photo);
 
     const original = await readOriginal(config.uploadDir, photo);
     if (!original) {
@@ -142,6 +159,7 @@ export function createPhotosProcessor(services: Services): Processor<'photos'> {
     );
     // Deleted while we worked: its delete may have run before these files existed.
     if (!recorded) await Promise.all(files.map((f) => removeQuietly(f, logger)));
+    await removeOriginal(photo);
   };
 }
 

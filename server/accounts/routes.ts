@@ -92,7 +92,7 @@ const accountRoutes: FastifyPluginAsync = async (app) => {
       if (!found || !valid) throw new Unauthorized(INVALID_CREDENTIALS);
       await settleSuccessfulLogin(db, attempt);
       const user = { id: found.id, username: found.username, email: found.email };
-      return { access_token: app.issueToken(user), user };
+      return { access_token: app.issueToken(user, found.tokenVersion), user };
     },
   );
 

@@ -6,7 +6,7 @@ import type { DB, UserRow } from '../db/schema.ts';
 /** A user as the caller may see themselves: never the password hash. */
 export type OwnUser = { id: number; username: string; email: string };
 
-export type UserWithCredentials = OwnUser & { passwordHash: string };
+export type UserWithCredentials = OwnUser & { passwordHash: string; tokenVersion: number };
 
 export function toOwnUser(row: Pick<UserRow, 'id' | 'username' | 'email'>): OwnUser {
   return { id: Number(row.id), username: row.username, email: row.email };
@@ -31,10 +31,18 @@ export async function findUserBySignInName(
   const column = name.includes('@') ? 'email' : 'username';
   const row = await db
     .selectFrom('users')
-    .select(['id', 'username', 'email', 'password_hash'])
+    .select(['id', 'username', 'email', 'password_hash', 'token_version'])
     .where(sql`lower(${sql.ref(column)})`, '=', sql`lower(${name})`)
     .executeTakeFirst();
-  return row ? { ...toOwnUser(row), passwordHash: row.password_hash } : null;
+  return row
+    ? { ...toOwnUser(row), passwordHash: row.password_hash, tokenVersion: Number(row.token_version) }
+    : null;
+}
+
+/** The user's current token version, or null when there is no such user (any more). */
+export async function tokenVersionOf(db: Kysely<DB>, id: number): Promise<number | null> {
+  const row = await db.selectFrom('users').select('token_version').where('id', '=', id).executeTakeFirst();
+  return row ? Number(row.token_version) : null;
 }
 
 /** Which of the given username and email another account already uses (case-insensitive). */

@@ -23,15 +23,28 @@ const NUMERIC = 1700;
 pg.types.setTypeParser(INT8, (v) => Number(v));
 pg.types.setTypeParser(NUMERIC, (v) => Number(v));
 
-export type DatabaseOptions = { url: string | null; dataDir?: string | null; poolSize?: number };
+export type DatabaseOptions = {
+  url: string | null;
+  dataDir?: string | null;
+  poolSize?: number;
+  /**
+   * Postgres only: the server cancels any statement of the pool's sessions that runs (or waits for
+   * a lock) longer than this, so no request holds a connection without bound. Unset: no limit.
+   */
+  statementTimeoutMs?: number | null;
+};
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   return options.url
-    ? openPostgres(options.url, options.poolSize ?? 10)
+    ? openPostgres(options.url, options.poolSize ?? 10, options.statementTimeoutMs ?? null)
     : openPGlite(options.dataDir ?? null);
 }
 
-async function openPostgres(url: string, poolSize: number): Promise<Database> {
+async function openPostgres(
+  url: string,
+  poolSize: number,
+  statementTimeoutMs: number | null,
+): Promise<Database> {
   const pool = new pg.Pool({
     connectionString: url,
     max: poolSize,
@@ -39,6 +52,9 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
     // A session left idle inside a transaction (a bug, a stuck await) would hold locks and the
     // log's horizon back from every consumer: the server ends it after 30 s.
     idle_in_transaction_session_timeout: 30_000,
+    // Sent with each session's start, so it is the session's default: a `reset statement_timeout`
+    // (see migrate.ts) comes back to it.
+    ...(statementTimeoutMs ? { statement_timeout: statementTimeoutMs } : {}),
   });
   // A client losing its server (restart, failover) must not crash the process: idle clients
   // report through the pool, checked-out ones through their own listener; the query in flight

@@ -51,6 +51,8 @@ export interface UsersTable {
   email: string;
   password_hash: string;
   created_at: Generated<Timestamp>;
+  /** Carried in issued tokens (claim `tv`); a token with another version is refused. */
+  token_version: Generated<number>;
 }
 
 export interface BodegasTable {
@@ -155,6 +157,12 @@ export interface LoginFailuresTable {
   last_failed_at: Timestamp;
 }
 
+/** One row per accepted photo upload in the last day: the per-user quotas count these. */
+export interface PhotoUploadLogTable {
+  user_id: number;
+  uploaded_at: Generated<Timestamp>;
+}
+
 /** Embedded mode's durable jobs (BullMQ keeps them in Redis otherwise). */
 export interface JobsTable {
   queue: string;
@@ -199,6 +207,7 @@ export interface DB {
   login_failures: LoginFailuresTable;
   jobs: JobsTable;
   parked_events: ParkedEventsTable;
+  photo_upload_log: PhotoUploadLogTable;
 }
 
 export type CatRow = Selectable<CatsTable>;

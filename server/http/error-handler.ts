@@ -1,7 +1,7 @@
 // The one place domain errors become HTTP responses of the shape { error, code, details? }.
 // 5xx messages are masked and logged with the request id.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, Invalid, NotFound, Unavailable } from '../errors.ts';
+import { AppError, Invalid, NotFound, TimedOut, Unavailable } from '../errors.ts';
 import { invalidFromValidation } from './validation.ts';
 
 const DB_DOWN_CODES = new Set([
@@ -36,8 +36,17 @@ export function isDependencyDown(error: unknown): boolean {
   return false;
 }
 
+/** Postgres cancelled the statement (57014): STATEMENT_TIMEOUT_MS ran out. */
+export function isStatementTimeout(error: unknown): boolean {
+  if (!error || typeof error !== 'object') return false;
+  const e = error as { code?: string; cause?: unknown };
+  if (e.code === '57014') return true;
+  return e.cause ? isStatementTimeout(e.cause) : false;
+}
+
 export function toAppError(error: unknown): AppError | null {
   if (error instanceof AppError) return error;
+  if (isStatementTimeout(error)) return new TimedOut();
   const fe = error as FastifyError & { validation?: unknown[]; validationContext?: string };
   if (fe?.validation) return invalidFromValidation(fe.validation as never, fe.validationContext ?? 'body');
   if (isDependencyDown(error)) return new Unavailable();

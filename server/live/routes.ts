@@ -3,7 +3,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import websocket from '@fastify/websocket';
 import { Type } from '@sinclair/typebox';
-import { NotFound } from '../errors.ts';
+import { NotFound, RateLimited } from '../errors.ts';
 import { parseCursor } from '../events/consumer.ts';
 import { startBroadcaster } from './broadcaster.ts';
 import { createHub } from './hub.ts';
@@ -44,6 +44,13 @@ const liveRoutes: FastifyPluginAsync = async (app) => {
     await broadcaster.stop();
   });
 
+  // Open sockets per client address (request.ip, so TRUST_PROXY decides who the client is): one
+  // address cannot hold the process's memory and file descriptors with thousands of sockets.
+  const perAddress = new Map<string, number>();
+  const limit = settings.maxConnectionsPerAddress;
+  const tooMany = () =>
+    new RateLimited(`Too many live connections from this address (at most ${limit}); close one first`, 5);
+
   // Clients never need to send anything; a tiny limit keeps a misbehaving one cheap.
   await app.register(websocket, { options: { maxPayload: 1024 } });
 
@@ -55,7 +62,24 @@ const liveRoutes: FastifyPluginAsync = async (app) => {
     handler: async () => {
       throw new NotFound('The live stream is a WebSocket: connect with "Upgrade: websocket"');
     },
+    // Refused before the upgrade: a plain 429 in the error contract's shape.
+    preValidation: async (request) => {
+      if (request.ws && (perAddress.get(request.ip) ?? 0) >= limit) throw tooMany();
+    },
     wsHandler: (socket, request) => {
+      // Upgrades that passed the check together may still overshoot: the count decides here.
+      const address = request.ip;
+      const open = perAddress.get(address) ?? 0;
+      if (open >= limit) {
+        socket.close(1008, 'too many connections from this address');
+        return;
+      }
+      perAddress.set(address, open + 1);
+      socket.once('close', () => {
+        const left = (perAddress.get(address) ?? 1) - 1;
+        if (left > 0) perAddress.set(address, left);
+        else perAddress.delete(address);
+      });
       const { after } = request.query as { after?: string };
       void openStream(socket, after ? parseCursor(after) : null, {
         database,

@@ -28,6 +28,7 @@ import {
   removeQuietly,
   resolveOriginal,
 } from './files.ts';
+import { checkUploadQuota, claimUpload } from './quota.ts';
 import { toPhoto } from './read.ts';
 import { NOT_MULTIPART, isMultipartRequest, receivePhotoUpload } from './upload.ts';
 
@@ -84,6 +85,8 @@ const photosRoutes: FastifyPluginAsync = async (fastify) => {
     const user = request.currentUser!;
     // Refuse before reading a byte of the file when there is nothing to attach it to.
     if (!(await findTarget(db, target))) throw targetNotFound(target);
+    // A retry with an Idempotency-Key may be answered from its first result whatever the quota.
+    if (request.headers['idempotency-key'] === undefined) await checkUploadQuota(db, config.uploads, user.id);
     const received = await receivePhotoUpload(request, config.uploadDir);
     // Gone already when it was moved into originals/; otherwise (an error, a replay) not needed.
     beforeReply.set(request, () => removeQuietly(received.tempPath, logger));
@@ -97,7 +100,9 @@ const photosRoutes: FastifyPluginAsync = async (fastify) => {
       };
       await runCommand(db, request, reply, async (trx) => {
         await lockTargetPhotos(trx, target);
-        if (!(await findTarget(trx, target, true))) throw targetNotFound(target);
+        const owner = await findTarget(trx, target, true);
+        if (!owner) throw targetNotFound(target);
+        await claimUpload(trx, config.uploads, user.id);
         const photoId = await nextId(trx, 'photo_ids');
         const filename = newPhotoFilename();
         const originalPath = originalRelativePath(filename, received.type.extension);
@@ -115,7 +120,9 @@ const photosRoutes: FastifyPluginAsync = async (fastify) => {
             originalPath,
             type: received.type,
             caption: received.caption,
-            makePrimary: received.makePrimary,
+            // Only the item's creator may make a new upload its primary photo; anyone else's
+            // is_primary is ignored (the photo still becomes primary if it is the item's first).
+            makePrimary: received.makePrimary && owner.created_by === user.id,
           },
           metadataOf(request),
         );
@@ -140,7 +147,7 @@ const photosRoutes: FastifyPluginAsync = async (fastify) => {
         onSend: async (request, reply) => runBeforeReply(request, reply),
         schema: {
           params: TargetParams,
-          response: { 201: PhotoBody, ...errors(400, 401, 404, 409, 413, 415) },
+          response: { 201: PhotoBody, ...errors(400, 401, 404, 409, 413, 415, 429) },
         },
       },
       (request, reply) => upload(type, request.params.id, request, reply),

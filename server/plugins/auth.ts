@@ -1,5 +1,8 @@
 // Bearer-token sessions: HS256 JWTs signed with JWT_SECRET. Every request gets `currentUser`
 // (null when signed out); routes that need a user add `preHandler: app.requireUser`.
+// A token carries its user's token version (claim `tv`; tokens from before it existed count as 0)
+// and is good only while the user exists with that version: each signed-in request looks it up
+// (one primary-key read), so raising the version or removing the user ends every session at once.
 import fastifyJwt from '@fastify/jwt';
 import fp from 'fastify-plugin';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -9,15 +12,16 @@ export type AuthUser = { id: number; username: string };
 
 declare module '@fastify/jwt' {
   interface FastifyJWT {
-    payload: { sub: string; username: string };
-    user: { sub: string; username: string };
+    payload: { sub: string; username: string; tv?: number };
+    user: { sub: string; username: string; tv?: number };
   }
 }
 
 declare module 'fastify' {
   interface FastifyInstance {
     requireUser(request: FastifyRequest, reply: FastifyReply): Promise<void>;
-    issueToken(user: AuthUser): string;
+    /** `tokenVersion` is the user's current token_version (0 for a new account). */
+    issueToken(user: AuthUser, tokenVersion?: number): string;
   }
   interface FastifyRequest {
     currentUser: AuthUser | null;
@@ -25,8 +29,17 @@ declare module 'fastify' {
   }
 }
 
+export type AuthOptions = {
+  secret: string;
+  lifetimeSeconds: number;
+  /** The user's current token version, or null when the user does not exist. */
+  tokenVersionOf(userId: number): Promise<number | null>;
+};
+
+const REVOKED = 'Your session has ended. Please log in again.';
+
 export default fp(
-  async (app, opts: { secret: string; lifetimeSeconds: number }) => {
+  async (app, opts: AuthOptions) => {
     await app.register(fastifyJwt, {
       secret: opts.secret,
       sign: { algorithm: 'HS256', expiresIn: opts.lifetimeSeconds },
@@ -42,25 +55,42 @@ export default fp(
         request.authProblem = 'Authorization header must be "Bearer <token>"';
         return;
       }
+      let claims: { id: number; username: string; version: number };
       try {
-        const payload = await request.jwtVerify<{ sub: string; username: string }>();
+        const payload = await request.jwtVerify<{ sub: string; username: string; tv?: unknown }>();
         const id = Number(payload.sub);
-        if (!Number.isSafeInteger(id) || id <= 0 || typeof payload.username !== 'string')
+        const version = payload.tv === undefined ? 0 : payload.tv;
+        if (
+          !Number.isSafeInteger(id) ||
+          id <= 0 ||
+          typeof payload.username !== 'string' ||
+          typeof version !== 'number' ||
+          !Number.isSafeInteger(version) ||
+          version < 0
+        )
           throw new Error('bad claims');
-        request.currentUser = { id, username: payload.username };
+        claims = { id, username: payload.username, version };
       } catch (error) {
         const code = (error as { code?: string }).code ?? '';
         request.authProblem = code.includes('EXPIRED')
           ? 'Your session has expired. Please log in again.'
           : 'Invalid or malformed token. Please log in again.';
+        return;
       }
+      // Outside the try: a database that cannot answer is a 503, not a bad token.
+      const current = await opts.tokenVersionOf(claims.id);
+      if (current === null || current !== claims.version) {
+        request.authProblem = REVOKED;
+        return;
+      }
+      request.currentUser = { id: claims.id, username: claims.username };
     });
 
     app.decorate('requireUser', async (request: FastifyRequest) => {
       if (!request.currentUser) throw new Unauthorized(request.authProblem ?? 'Please log in to continue');
     });
-    app.decorate('issueToken', (user: AuthUser) =>
-      app.jwt.sign({ sub: String(user.id), username: user.username }),
+    app.decorate('issueToken', (user: AuthUser, tokenVersion = 0) =>
+      app.jwt.sign({ sub: String(user.id), username: user.username, tv: tokenVersion }),
     );
   },
   { name: 'auth' },

@@ -21,8 +21,15 @@ export type TestApp = {
 
 export function testConfig(overrides: Partial<Config> = {}): Config {
   const base = loadConfig({ NODE_ENV: 'test', JWT_SECRET: 'test-secret-with-enough-entropy-0123456789' });
-  // The write rate limit has its own test; other suites write faster than a person would.
-  return { ...base, seedOnEmpty: false, writeRateLimitPerMinute: 0, ...overrides };
+  // The write rate limit and upload quotas have their own tests; other suites write faster than a
+  // person would.
+  return {
+    ...base,
+    seedOnEmpty: false,
+    writeRateLimitPerMinute: 0,
+    uploads: { perMinute: 0, perDay: 0 },
+    ...overrides,
+  };
 }
 
 /**

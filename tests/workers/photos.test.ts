@@ -4,7 +4,15 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call } from '../helpers/app.ts';
 import { corruptJpeg, imageOf } from '../fixtures/images.ts';
-import { createPhotosProcessor } from '../../workers/photos.ts';
+import sharp from 'sharp';
+import { projections } from '../../server/domains.ts';
+import { replay } from '../../server/events/replay.ts';
+import {
+  createPhotosProcessor,
+  MAX_INPUT_PIXELS,
+  renderVariants,
+  UndecodableImage,
+} from '../../workers/photos.ts';
 import type { Processor } from '../../workers/jobs.ts';
 import {
   addCat,
@@ -117,6 +125,72 @@ describe('photos processor', () => {
     await processPhoto({ photo_id: photo.id }, job);
     expect(await eventTypes(photo.id)).toEqual(['PhotoUploaded', 'PhotoDeleted']);
     expect((await filesUnder(t.uploadDir)).filter((f) => f.includes(photo.filename))).toEqual([]);
+  });
+
+  it('removes the original once the variants exist; a job for a ready photo is then a no-op', async () => {
+    const photo = await uploadPhoto(t, 'cats', catId, await imageOf('jpeg'), alice.token);
+    const original = path.join(t.uploadDir, 'originals', `${photo.filename}.jpg`);
+    await fs.access(original);
+    await processPhoto({ photo_id: photo.id }, job);
+    expect(await statusOf(photo.id)).toBe('ready');
+    await expect(fs.access(original)).rejects.toThrow(/ENOENT/);
+    const variants = await variantFiles(photo.filename);
+    expect(variants).toHaveLength(2);
+    const served = await t.app.inject({ method: 'GET', url: `/uploads/cats/${photo.filename}_large.webp` });
+    expect(served.statusCode).toBe(200);
+
+    // A retry, with the original already gone: nothing is recorded and nothing fails.
+    await expect(processPhoto({ photo_id: photo.id }, { ...job, attempt: 2 })).resolves.toBeUndefined();
+    // A retry after a crash between recording the outcome and removing the original removes it.
+    await fs.writeFile(original, 'left behind');
+    await expect(processPhoto({ photo_id: photo.id }, { ...job, attempt: 3 })).resolves.toBeUndefined();
+    await expect(fs.access(original)).rejects.toThrow(/ENOENT/);
+    expect(await eventTypes(photo.id)).toEqual(['PhotoUploaded', 'PhotoProcessed']);
+    expect(await variantFiles(photo.filename)).toEqual(variants);
+
+    // The log alone rebuilds the photo as ready: replay never needs the original.
+    const result = await replay(t.services.database, projections, { verify: true });
+    expect(result.differences.filter((d) => !d.same)).toEqual([]);
+    expect(await statusOf(photo.id)).toBe('ready');
+
+    // Deleting it afterwards works and leaves nothing.
+    const res = await call(
+      t.app,
+      'DELETE',
+      `/api/photos/cats/${catId}/photos/${photo.id}`,
+      undefined,
+      alice.token,
+    );
+    expect(res.status).toBe(200);
+    await processPhoto({ photo_id: photo.id }, { ...job, attempt: 4 });
+    expect((await filesUnder(t.uploadDir)).filter((f) => f.includes(photo.filename))).toEqual([]);
+  });
+
+  it('removes the original of a photo that could not be processed', async () => {
+    const photo = await uploadPhoto(t, 'cats', catId, corruptJpeg(), alice.token);
+    await processPhoto({ photo_id: photo.id }, job);
+    expect(await statusOf(photo.id)).toBe('failed');
+    expect((await filesUnder(t.uploadDir)).filter((f) => f.includes(photo.filename))).toEqual([]);
+  });
+
+  it('decodes a 48-megapixel phone photo but refuses anything above 50 megapixels', async () => {
+    expect(MAX_INPUT_PIXELS).toBe(50_000_000);
+    // A JPEG decodes at a fraction of its size (shrink-on-load), so the phone photo is cheap.
+    const phone = await sharp({ create: { width: 8000, height: 6000, channels: 3, background: '#808080' } })
+      .jpeg()
+      .toBuffer();
+    const rendered = await renderVariants(phone);
+    expect([rendered.large.width, rendered.large.height]).toEqual([1280, 960]);
+    // 7100 x 7100 = 50.41 megapixels: refused from its header, before any decoding.
+    const tooBig = await sharp({ create: { width: 7100, height: 7100, channels: 3, background: '#808080' } })
+      .png({ compressionLevel: 1 })
+      .toBuffer();
+    await expect(renderVariants(tooBig)).rejects.toBeInstanceOf(UndecodableImage);
+
+    // Through the job it ends as failed, like any other image that cannot be read.
+    const photo = await uploadPhoto(t, 'cats', catId, tooBig, alice.token);
+    await processPhoto({ photo_id: photo.id }, job);
+    expect(await statusOf(photo.id)).toBe('failed');
   });
 
   it('marks a photo whose original has gone missing as failed', async () => {

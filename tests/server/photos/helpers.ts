@@ -4,17 +4,20 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
+import type { Config } from '../../../server/config.ts';
 import { nextId } from '../../../server/events/store.ts';
 import { streamIds } from '../../../server/events/types.ts';
 import { multipart, type Part } from '../../fixtures/multipart.ts';
 
 export type PhotoTestApp = TestApp & { uploadDir: string };
 
-export async function createPhotoTestApp(options: { worker?: boolean } = {}): Promise<PhotoTestApp> {
+export async function createPhotoTestApp(
+  options: { worker?: boolean; config?: Partial<Config> } = {},
+): Promise<PhotoTestApp> {
   const uploadDir = await fs.mkdtemp(path.join(os.tmpdir(), 'bodega-photos-'));
   const t = await createTestApp({
     worker: options.worker,
-    config: { uploadDir, logLevel: process.env.PHOTO_TEST_LOG ?? 'silent' },
+    config: { uploadDir, logLevel: process.env.PHOTO_TEST_LOG ?? 'silent', ...options.config },
   });
   return {
     ...t,

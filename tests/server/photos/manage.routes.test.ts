@@ -128,7 +128,7 @@ describe('DELETE /api/photos/{cats|bodegas}/:id/photos/:photoId', () => {
     const [a, b, c] = photos;
     const filesOf = (filename: string) => async () =>
       (await filesUnder(t.uploadDir)).filter((f) => path.basename(f).startsWith(filename));
-    expect(await filesOf(a!.filename)()).toHaveLength(3);
+    expect(await filesOf(a!.filename)()).toHaveLength(2);
 
     const res = await call(
       t.app,
@@ -140,7 +140,7 @@ describe('DELETE /api/photos/{cats|bodegas}/:id/photos/:photoId', () => {
     expect(res.status).toBe(200);
     expect(res.body.message).toEqual(expect.any(String));
     expect(await filesOf(a!.filename)()).toEqual([]);
-    expect(await filesOf(b!.filename)()).toHaveLength(3);
+    expect(await filesOf(b!.filename)()).toHaveLength(2);
     expect((await listPhotos(t.services.database.db, 'cat', catId)).map((p) => p.id)).toEqual([b!.id, c!.id]);
     expect(await primaryOf('cat', catId)).toEqual([b!.id]);
 

@@ -1,4 +1,6 @@
 // Uploads go through the real dispatcher and photos worker, and come back out under /uploads.
+import fs from 'node:fs/promises';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import { findCatSummary } from '../../../server/catalogue/read.ts';
@@ -69,6 +71,11 @@ describe('photo processing', () => {
       expect(res.body.includes(Buffer.from('Exif'))).toBe(false);
       expect(res.body.includes(Buffer.from(EXIF_MAKE))).toBe(false);
     }
+    // Nor is the original (EXIF, GPS and all) kept on disk once its variants exist.
+    for (const file of await filesUnder(t.uploadDir)) {
+      const bytes = await fs.readFile(path.join(t.uploadDir, file));
+      expect(bytes.includes(Buffer.from(EXIF_MAKE)), file).toBe(false);
+    }
   });
 
   it('writes a 320 px thumb and a 1280 px large variant without enlarging small images', async () => {
@@ -113,9 +120,10 @@ describe('photo processing', () => {
   it('shows ready photos with URLs in the read model and never serves originals or other paths', async () => {
     const uploaded = await uploadPhoto(t, 'cats', catId, await imageOf('jpeg'), alice.token);
     await t.settle();
+    // The original is gone once the variants exist (it may carry GPS); its name is still refused.
     const originals = await filesUnder(`${t.uploadDir}/originals`);
-    const original = originals.find((f) => f.startsWith(uploaded.filename))!;
-    expect(original).toBeDefined();
+    expect(originals.filter((f) => f.startsWith(uploaded.filename))).toEqual([]);
+    const original = `${uploaded.filename}.jpg`;
     const refused = [
       `/uploads/originals/${original}`,
       `/uploads/cats/../originals/${original}`,

@@ -129,7 +129,7 @@ describe('deleting a cat or a bodega removes its photos and their files', () => 
       await uploadPhoto(t, 'cats', elsewhere, await imageOf('png'), uploader.token),
     ];
     await t.settle();
-    for (const photo of [...doomed, ...kept]) expect(await filesOf(photo)).toHaveLength(3);
+    for (const photo of [...doomed, ...kept]) expect(await filesOf(photo)).toHaveLength(2);
 
     const client = await listen();
     expect(await deleteItem('cats', catId, owner.token)).toBe(200);
@@ -139,7 +139,7 @@ describe('deleting a cat or a bodega removes its photos and their files', () => 
       expect(await filesOf(photo)).toEqual([]);
       expect(await photoStreamTypes(photo)).toEqual(['PhotoUploaded', 'PhotoProcessed', 'PhotoDeleted']);
     }
-    for (const photo of kept) expect(await filesOf(photo)).toHaveLength(3);
+    for (const photo of kept) expect(await filesOf(photo)).toHaveLength(2);
     expect(await photoIdsOf('cat', catId)).toEqual([]);
     expect(await photoIdsOf('bodega', bodegaId)).toEqual([kept[1]!.id]);
     // The photos leave the log first, in the same transaction as the cat.
@@ -165,22 +165,22 @@ describe('deleting a cat or a bodega removes its photos and their files', () => 
       await uploadPhoto(t, 'cats', cats[1]!, await imageOf('jpeg', 900, 1400), uploader.token),
       await uploadPhoto(t, 'cats', cats[1]!, await imageOf('gif'), owner.token),
     ];
-    // A photo that failed processing has only its original; that goes too.
+    // A photo that failed processing has no file left: its original went when it failed.
     const failed = await uploadPhoto(t, 'cats', cats[0]!, corruptJpeg(), uploader.token);
     const kept = [
       await uploadPhoto(t, 'bodegas', otherBodega, await imageOf('png'), uploader.token),
       await uploadPhoto(t, 'cats', otherCat, await imageOf('webp'), uploader.token),
     ];
     await t.settle();
-    for (const photo of [...doomed, ...kept]) expect(await filesOf(photo)).toHaveLength(3);
-    expect(await filesOf(failed)).toHaveLength(1);
+    for (const photo of [...doomed, ...kept]) expect(await filesOf(photo)).toHaveLength(2);
+    expect(await filesOf(failed)).toEqual([]);
 
     const client = await listen();
     expect(await deleteItem('bodegas', bodegaId, owner.token)).toBe(200);
     await t.settle();
 
     for (const photo of [...doomed, failed]) expect(await filesOf(photo)).toEqual([]);
-    for (const photo of kept) expect(await filesOf(photo)).toHaveLength(3);
+    for (const photo of kept) expect(await filesOf(photo)).toHaveLength(2);
     expect(await photoIdsOf('bodega', bodegaId)).toEqual([]);
     for (const cat of cats) expect(await photoIdsOf('cat', cat)).toEqual([]);
     expect(await photoIdsOf('cat', otherCat)).toEqual([kept[1]!.id]);
@@ -223,7 +223,7 @@ describe('deleting a cat or a bodega removes its photos and their files', () => 
     expect(deletionsHeard(client)).toEqual([`photo.deleted ${first!.id}`]);
     await t.settle();
     expect(await filesOf(first!)).toEqual([]);
-    expect(await filesOf(second!)).toHaveLength(3);
+    expect(await filesOf(second!)).toHaveLength(2);
   });
 
   it('a refused deletion deletes no photo and removes no file', async () => {
@@ -242,7 +242,7 @@ describe('deleting a cat or a bodega removes its photos and their files', () => 
     await t.settle();
     for (const photo of photos) {
       expect(await photoStreamTypes(photo)).toEqual(['PhotoUploaded', 'PhotoProcessed']);
-      expect(await filesOf(photo)).toHaveLength(3);
+      expect(await filesOf(photo)).toHaveLength(2);
     }
   });
 
@@ -271,7 +271,7 @@ describe('deleting a cat or a bodega removes its photos and their files', () => 
     await t.settle();
     for (const photo of photos) {
       expect(await photoStreamTypes(photo)).toEqual(['PhotoUploaded', 'PhotoProcessed']);
-      expect(await filesOf(photo)).toHaveLength(3);
+      expect(await filesOf(photo)).toHaveLength(2);
     }
     expect(await photoIdsOf('cat', catId)).toEqual([photos[0]!.id]);
     expect(await photoIdsOf('bodega', bodegaId)).toEqual([photos[1]!.id]);
@@ -311,7 +311,7 @@ describe('deleting a cat or a bodega removes its photos and their files', () => 
     await t.settle();
     await processPhoto({ photo_id: kept.id }, job);
     const left = await filesOf(kept);
-    expect(left).toHaveLength(3);
+    expect(left).toHaveLength(2);
     await Promise.all(left.map((f) => fs.rm(path.join(t.uploadDir, f))));
   });
 

@@ -148,6 +148,52 @@ describe('POST /api/photos/{cats|bodegas}/:id/photos', () => {
     expect(asText.body.details).toHaveProperty('photo');
   });
 
+  it("ignores is_primary from anyone but the item's creator; the uploader may still set it after", async () => {
+    const bodegaId = await addBodega(t, alice.id, 'Creator Deli');
+    const mallory = await createUser(t, 'mallory');
+    const file = await imageOf('png');
+    const primaryIds = async () =>
+      (
+        await t.services.database.db
+          .selectFrom('photos')
+          .select(['id', 'is_primary'])
+          .where('target_type', '=', 'bodega')
+          .where('target_id', '=', bodegaId)
+          .execute()
+      )
+        .filter((r) => r.is_primary)
+        .map((r) => Number(r.id));
+    // A target's first photo becomes primary whoever uploads it (API.md).
+    const first = await uploadPhoto(t, 'bodegas', bodegaId, file, mallory.token);
+    expect(first.is_primary).toBe(true);
+    const owners = await uploadPhoto(t, 'bodegas', bodegaId, file, alice.token, { is_primary: 'true' });
+    expect(owners.is_primary).toBe(true);
+
+    const res = await upload(
+      t,
+      `/api/photos/bodegas/${bodegaId}/photos`,
+      [
+        { name: 'photo', file },
+        { name: 'is_primary', value: 'true' },
+      ],
+      mallory.token,
+    );
+    expect(res.status).toBe(201);
+    expect(res.body.photo.is_primary).toBe(false);
+    expect(await primaryIds()).toEqual([owners.id]);
+
+    // Setting primary afterwards stays as it was: the uploader may, for their own photo.
+    const put = await call(
+      t.app,
+      'PUT',
+      `/api/photos/bodegas/${bodegaId}/photos/${res.body.photo.id}/primary`,
+      undefined,
+      mallory.token,
+    );
+    expect(put.status).toBe(200);
+    expect(await primaryIds()).toEqual([res.body.photo.id]);
+  });
+
   it('answers 400 for a caption over 300 characters or a bad is_primary, keeping nothing', async () => {
     const before = await filesUnder(t.uploadDir);
     const file = await imageOf('jpeg');
