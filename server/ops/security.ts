@@ -81,8 +81,44 @@ export async function registerSecurity(app: FastifyInstance): Promise<void> {
       );
     },
   });
+  // The shared limiter lets writes by when Redis cannot answer (a write is worth more than a
+  // limit). Sign-ins and sign-ups must not go unlimited then: a limit kept in this process, with
+  // the same budget per address, applies to them whatever Redis does.
+  const authLimit = localWindowLimit(config.writeRateLimitPerMinute, 60_000);
+  app.addHook('onClose', async () => authLimit.stop());
   app.addHook('preHandler', async (request, reply) => {
-    if (WRITE_METHODS.has(request.method) && request.url.startsWith('/api/'))
-      await limiter.call(app, request, reply);
+    if (!WRITE_METHODS.has(request.method) || !request.url.startsWith('/api/')) return;
+    if (request.url.startsWith('/api/auth/')) {
+      const wait = authLimit.hit(`ip:${request.ip}`);
+      if (wait > 0)
+        throw new RateLimited(
+          `Too many changes in a short time. Please wait ${wait} seconds and try again.`,
+          wait,
+        );
+    }
+    await limiter.call(app, request, reply);
   });
+}
+
+/** A fixed-window counter per key in this process; hit() returns the seconds to wait, or 0. */
+function localWindowLimit(max: number, windowMs: number) {
+  const windows = new Map<string, { count: number; resetAt: number }>();
+  const sweep = setInterval(() => {
+    const now = Date.now();
+    for (const [key, w] of windows) if (w.resetAt <= now) windows.delete(key);
+  }, windowMs);
+  sweep.unref();
+  return {
+    hit(key: string): number {
+      const now = Date.now();
+      let w = windows.get(key);
+      if (!w || w.resetAt <= now) {
+        w = { count: 0, resetAt: now + windowMs };
+        windows.set(key, w);
+      }
+      w.count += 1;
+      return w.count > max ? Math.max(1, Math.ceil((w.resetAt - now) / 1000)) : 0;
+    },
+    stop: () => clearInterval(sweep),
+  };
 }

@@ -146,3 +146,31 @@ describe('TRUST_PROXY', () => {
     }
   });
 });
+
+describe('the write limit with Redis down', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    // Nothing listens on port 1: every limiter call to Redis fails at once.
+    t = await createTestApp({
+      worker: false,
+      config: { writeRateLimitPerMinute: 3, redisUrl: 'redis://127.0.0.1:1' },
+    });
+  });
+  afterAll(async () => t?.close());
+
+  const send = async (url: string, payload: object = {}) =>
+    (await t.app.inject({ method: 'POST', url, remoteAddress: '198.51.100.77', payload })).statusCode;
+
+  it('still limits sign-ins per address (fails closed)', async () => {
+    const statuses = [];
+    for (let i = 0; i < 5; i++)
+      statuses.push(await send('/api/auth/login', { username: `nobody-${i}`, password: 'wrong-password' }));
+    expect(statuses).toEqual([401, 401, 401, 429, 429]);
+  });
+
+  it('lets other writes by rather than refuse them (fails open)', async () => {
+    const statuses = [];
+    for (let i = 0; i < 5; i++) statuses.push(await send('/api/nothing-here'));
+    expect(statuses).toEqual([404, 404, 404, 404, 404]);
+  });
+});
