@@ -61,8 +61,24 @@ export function textMatches(table: Searchable, text: TextQuery): RawBuilder<bool
   return sql<boolean>`${sql.ref(`${table}.search_doc`)} @@ ${tsqueryOf(text)}`;
 }
 
-/** Best match first: more of the words, in heavier fields (name, then labels and address). */
+/**
+ * A name as the query sees it: lower case, runs of anything but letters and digits as one space,
+ * no space at either end. "Search Deli X" and "  search-deli x " both become "search deli x".
+ */
+function nameAsWords(table: Searchable): RawBuilder<string> {
+  return sql<string>`btrim(regexp_replace(lower(${sql.ref(`${table}.name`)}), '[^[:alnum:]]+', ' ', 'g'))`;
+}
+
+/**
+ * Best match first: a name equal to the query, then a name starting with it, then the rest by
+ * relevance (more of the words, in heavier fields: name, then labels and address). ts_rank stays
+ * far below 100, so the tiers never mix.
+ */
 export function textScore(table: Searchable, text: TextQuery): RawBuilder<number> {
   if (text.words.length === 0) return sql<number>`0`;
-  return sql<number>`ts_rank(${sql.ref(`${table}.search_doc`)}, ${tsqueryOf(text)})`;
+  const typed = text.words.join(' ');
+  const name = nameAsWords(table);
+  return sql<number>`(
+    case when ${name} = ${typed} then 200 when starts_with(${name}, ${typed}) then 100 else 0 end
+    + ts_rank(${sql.ref(`${table}.search_doc`)}, ${tsqueryOf(text)}))`;
 }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createTestApp, type TestApp } from '../../helpers/app.ts';
-import { buildWorld, type World } from './fixture.ts';
+import { addBodega, addCat, buildWorld, type World } from './fixture.ts';
 
 const names = (body: { cats?: { name: string }[]; bodegas?: { name: string }[] }) =>
   (body.cats ?? body.bodegas ?? []).map((x) => x.name);
@@ -131,5 +131,33 @@ describe('text search', () => {
     const all = await call(t.app, 'GET', '/api/search/bodegas');
     expect(all.body.pagination.total).toBe(5);
     expect(all.body.bodegas[0]).toMatchObject({ name: 'Mystery Mart', latitude: null, cat_count: 1 });
+  });
+});
+
+describe('exact-first ranking', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ worker: false });
+  });
+  afterAll(async () => t.close());
+
+  it('puts the exact name first, then names that start with the query, then the rest', async () => {
+    const { services } = t;
+    // Added so that the weaker matches are newer and, by relevance alone, would come first.
+    const exact = await addBodega(services, { name: 'Search Deli X', address: '1 Plain St' });
+    await addBodega(services, { name: 'Search Deli X 2', address: '2 Plain St' });
+    await addBodega(services, { name: 'Best Search Deli X', address: 'Search Deli X Corner, Deli Row' });
+    await addCat(services, exact, { name: 'Pepper Jack Junior', description: 'pepper jack' });
+    await addCat(services, exact, { name: 'Pepper-Jack', description: '' });
+    await addCat(services, exact, { name: 'Pepper Jack', description: 'pepper jack pepper jack' });
+    for (const q of ['Search Deli X', 'search  deli x', 'SEARCH-DELI-X']) {
+      const res = await call(t.app, 'GET', `/api/search/bodegas?q=${encodeURIComponent(q)}`);
+      expect(names(res.body), q).toEqual(['Search Deli X', 'Search Deli X 2', 'Best Search Deli X']);
+    }
+    const cats = await call(t.app, 'GET', '/api/search/cats?q=pepper%20jack');
+    // Two names equal the query (in relevance order between them), then the prefix match.
+    const found = names(cats.body);
+    expect(found.slice(0, 2).sort()).toEqual(['Pepper Jack', 'Pepper-Jack']);
+    expect(found[2]).toBe('Pepper Jack Junior');
   });
 });
