@@ -15,6 +15,7 @@ import {
   pageOf,
   rejectFiltersOfOtherType,
 } from './params.ts';
+import { suggest } from './suggest.ts';
 import { parseTextQuery } from './text.ts';
 
 const CatList = Type.Object({ cats: Type.Array(CatSummary), pagination: Pagination });
@@ -23,6 +24,26 @@ const NearbyList = Type.Object({
   cats: Type.Optional(Type.Array(CatSummary)),
   bodegas: Type.Optional(Type.Array(BodegaSummary)),
   pagination: Pagination,
+});
+const SuggestQuery = Type.Object({
+  q: Type.String({ minLength: 1, maxLength: 100 }),
+  type: Type.Optional(Type.Union([Type.Literal('cats'), Type.Literal('bodegas'), Type.Literal('all')])),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 20 })),
+});
+const SuggestionList = Type.Object({
+  suggestions: Type.Array(
+    Type.Object({
+      kind: Type.Union([
+        Type.Literal('cat'),
+        Type.Literal('bodega'),
+        Type.Literal('breed'),
+        Type.Literal('personality'),
+      ]),
+      label: Type.String(),
+      id: Type.Optional(Type.Integer()),
+      detail: Type.Optional(Type.String()),
+    }),
+  ),
 });
 const FilterOptions = Type.Object({
   breeds: Type.Array(Type.String()),
@@ -49,6 +70,22 @@ const searchRoutes: FastifyPluginAsync = async (fastify) => {
 
   app.get('/filters', { schema: { response: { 200: FilterOptions } } }, async (_request, reply) =>
     cached(reply, 'filters', {}, () => listFilterOptions(database.db)),
+  );
+
+  app.get(
+    '/suggest',
+    { schema: { querystring: SuggestQuery, response: { 200: SuggestionList, ...errors(400) } } },
+    async (request, reply) => {
+      const text = parseTextQuery(request.query.q);
+      const search = {
+        words: text?.words ?? [],
+        type: request.query.type ?? 'all',
+        limit: request.query.limit ?? 8,
+      };
+      return cached(reply, 'suggest', search, async () => ({
+        suggestions: await suggest(database.db, { words: search.words }, search.type, search.limit),
+      }));
+    },
   );
 
   app.get(
