@@ -40,7 +40,12 @@ export async function createServices(config: Config, options: ServiceOptions = {
   const logger = options.logger ?? createLogger(config);
   const database =
     options.database ??
-    (await openDatabase({ url: config.databaseUrl, dataDir: config.databaseUrl ? null : config.dataDir }));
+    (await openDatabase({
+      url: config.databaseUrl,
+      dataDir: config.databaseUrl ? null : config.dataDir,
+      embeddedDeadlineMs: config.embeddedStorageDeadlineMs,
+      logger,
+    }));
   if (options.migrate !== false) {
     const applied = await migrateToLatest(database.db);
     if (applied.length > 0) logger.info({ applied }, 'migrations applied');
