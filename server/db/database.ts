@@ -38,9 +38,7 @@ export type DatabaseOptions = {
 };
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
-  return options.url
-    ? openPostgres(options.url, options.poolSize ?? 10)
-    : openPGlite(options);
+  return options.url ? openPostgres(options.url, options.poolSize ?? 10) : openPGlite(options);
 }
 
 async function openPostgres(url: string, poolSize: number): Promise<Database> {

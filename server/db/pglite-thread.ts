@@ -97,8 +97,20 @@ async function main(port: NonNullable<typeof parentPort>, options: ThreadOptions
     switch (message.type) {
       case 'query':
         pg.query(message.sql, message.params).then(
-          (result) =>
-            send({ type: 'result', id: message.id, rows: result.rows, affectedRows: result.affectedRows ?? 0 }),
+          (result) => {
+            const answer: FromThread = {
+              type: 'result',
+              id: message.id,
+              rows: result.rows,
+              affectedRows: result.affectedRows ?? 0,
+            };
+            try {
+              send(answer);
+            } catch (error) {
+              // A value that cannot cross threads must still answer the request.
+              send({ type: 'error', id: message.id, error: serializeError(error) });
+            }
+          },
           (error: unknown) => {
             send({ type: 'error', id: message.id, error: serializeError(error) });
             if (isFatal(error)) send({ type: 'fatal', error: serializeError(error) });
