@@ -28,7 +28,8 @@ export type StorageLogger = {
 export type EmbeddedStorageOptions = {
   /** The data directory (already locked by the caller), or null for an in-memory database. */
   dataDir: string | null;
-  /** How long the thread may go without a heartbeat before it is declared stuck. */
+  /** How long the thread may go without a heartbeat before it is declared stuck (a statement runs
+   * on the thread without returning to its event loop, so this must exceed the longest one). */
   deadlineMs?: number;
   /** How often the thread beats and the supervisor looks. */
   heartbeatMs?: number;
@@ -93,7 +94,9 @@ export class EmbeddedStorage {
   restarts = 0;
 
   private constructor(private readonly options: EmbeddedStorageOptions) {
-    this.deadlineMs = options.deadlineMs ?? 10_000;
+    // An in-memory database cannot be reopened, so declaring it lost is only worth it when it is
+    // clearly gone: its default deadline is far longer than the longest legitimate statement.
+    this.deadlineMs = options.deadlineMs ?? (options.dataDir === null ? 60_000 : 10_000);
     this.heartbeatMs = options.heartbeatMs ?? Math.min(1000, Math.max(50, Math.floor(this.deadlineMs / 5)));
     this.testHooks = options.testHooks ?? process.env.NODE_ENV === 'test';
   }
