@@ -138,3 +138,21 @@ describe('embedded storage under its supervisor', () => {
     expect(res.body).toMatch(/^embedded_storage_restarts_total\{[^}]*\} 3$/m);
   });
 });
+
+describe('in-memory embedded storage', () => {
+  it('fails every query with 503-mapped errors once its thread is gone, instead of hanging', async () => {
+    const memory = await openDatabase({ url: null, embeddedTestHooks: true });
+    try {
+      expect((await sql<{ n: number }>`select 1 as n`.execute(memory.db)).rows).toEqual([{ n: 1 }]);
+      memory.embedded!.injectFault('crash');
+      await expect(sql`select pg_sleep(0.5)`.execute(memory.db)).rejects.toMatchObject({ code: '08006' });
+      // Nothing on disk to reopen: it stays down rather than coming back empty.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(memory.embedded!.status).toBe('failed');
+      expect(memory.embedded!.restarts).toBe(0);
+      await expect(sql`select 1`.execute(memory.db)).rejects.toMatchObject({ code: '08006' });
+    } finally {
+      await memory.close();
+    }
+  });
+});
