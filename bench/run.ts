@@ -19,6 +19,7 @@ const SCENARIOS: Record<string, () => Promise<{ scenario: Scenario }>> = {
   live: () => import('./scenarios/live.ts'),
   photos: () => import('./scenarios/photos.ts'),
   startup: () => import('./scenarios/startup.ts'),
+  embedded: () => import('./scenarios/embedded.ts'),
   client: () => import('./scenarios/client.ts'),
 };
 

@@ -17,7 +17,11 @@ const fail = (name: string, detail: string) => checks.push({ name, ok: false, de
 async function checkDatabase(config: Config): Promise<Database | null> {
   let database: Database;
   try {
-    database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
+    database = await openDatabase({
+      url: config.databaseUrl,
+      dataDir: config.dataDir,
+      embeddedDeadlineMs: config.embeddedStorageDeadlineMs,
+    });
     await database.ping();
     pass('database', config.databaseUrl ? 'Postgres answers' : `embedded PGlite at ${config.dataDir}`);
   } catch (error) {

@@ -25,7 +25,11 @@ if ((command !== 'status' && command !== 'rebase') || unknownFlags.length > 0) {
 const config = loadConfig();
 let database: Database;
 try {
-  database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
+  database = await openDatabase({
+    url: config.databaseUrl,
+    dataDir: config.dataDir,
+    embeddedDeadlineMs: config.embeddedStorageDeadlineMs,
+  });
 } catch (error) {
   if (!(error instanceof DataDirectoryLockedError)) throw error;
   console.error(`${error.message}\nStop the app first: \`npm run log\` needs the data directory to itself.`);

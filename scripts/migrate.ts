@@ -9,7 +9,11 @@ async function migrate(): Promise<string[]> {
   const config = loadConfig();
   let database: Database;
   try {
-    database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
+    database = await openDatabase({
+      url: config.databaseUrl,
+      dataDir: config.dataDir,
+      embeddedDeadlineMs: config.embeddedStorageDeadlineMs,
+    });
   } catch (error) {
     return (await runningAppOrExit(error).call<{ applied: string[] }>('migrate')).applied;
   }

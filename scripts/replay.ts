@@ -54,7 +54,11 @@ const config = loadConfig();
 let database: Database | null = null;
 let app: RunningApp | null = null;
 try {
-  database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
+  database = await openDatabase({
+    url: config.databaseUrl,
+    dataDir: config.dataDir,
+    embeddedDeadlineMs: config.embeddedStorageDeadlineMs,
+  });
 } catch (error) {
   app = runningAppOrExit(error); // embedded, and the running app has the data directory
 }

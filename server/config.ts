@@ -44,6 +44,8 @@ export type Config = {
   host: string;
   databaseUrl: string | null;
   dataDir: string;
+  /** Embedded mode: how long the storage thread may stop answering before it is restarted. */
+  embeddedStorageDeadlineMs: number;
   redisUrl: string | null;
   /** JWT_SECRET; without it, outside production, see unsetSecret below. */
   jwtSecret: string;
@@ -171,6 +173,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: env.HOST ?? '0.0.0.0',
     databaseUrl: url('DATABASE_URL', env.DATABASE_URL, ['postgres:', 'postgresql:'], problems),
     dataDir: path.resolve(env.DATA_DIR ?? 'data'),
+    embeddedStorageDeadlineMs: positiveInt(
+      'EMBEDDED_STORAGE_DEADLINE_MS',
+      env.EMBEDDED_STORAGE_DEADLINE_MS,
+      10_000,
+      problems,
+    ),
     redisUrl: url('REDIS_URL', env.REDIS_URL, ['redis:', 'rediss:'], problems),
     jwtSecret,
     tokenLifetimeSeconds: positiveInt(

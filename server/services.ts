@@ -49,6 +49,8 @@ export async function createServices(config: Config, options: ServiceOptions = {
       url: config.databaseUrl,
       dataDir: config.databaseUrl ? null : config.dataDir,
       statementTimeoutMs: options.boundStatements === false ? null : config.statementTimeoutMs || null,
+      embeddedDeadlineMs: config.embeddedStorageDeadlineMs,
+      logger,
     }));
   if (options.migrate !== false) {
     const applied = await migrateToLatest(database.db);

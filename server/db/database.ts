@@ -5,7 +5,7 @@ import pg from 'pg';
 import type { DB } from './schema.ts';
 import { PGliteDialect } from './pglite-dialect.ts';
 import { lockDataDirectory, type DataDirectoryLock } from './data-lock.ts';
-import type { Extension } from '@electric-sql/pglite';
+import { EmbeddedStorage, type StorageLogger } from './pglite-host.ts';
 
 export type Database = {
   kind: 'postgres' | 'pglite';
@@ -16,6 +16,8 @@ export type Database = {
   listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>>;
   ping(): Promise<void>;
   close(): Promise<void>;
+  /** Embedded mode only: the supervised storage thread (restart count, test-only faults). */
+  embedded?: EmbeddedStorage;
 };
 
 const INT8 = 20;
@@ -32,12 +34,18 @@ export type DatabaseOptions = {
    * a lock) longer than this, so no request holds a connection without bound. Unset: no limit.
    */
   statementTimeoutMs?: number | null;
+  /** Embedded mode: how long the storage thread may stop answering before it is restarted. */
+  embeddedDeadlineMs?: number;
+  /** Embedded mode: honour test-only faults (always on under NODE_ENV=test). */
+  embeddedTestHooks?: boolean;
+  /** Embedded mode: where restarts of the storage thread are reported. */
+  logger?: StorageLogger;
 };
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   return options.url
     ? openPostgres(options.url, options.poolSize ?? 10, options.statementTimeoutMs ?? null)
-    : openPGlite(options.dataDir ?? null);
+    : openPGlite(options);
 }
 
 async function openPostgres(
@@ -91,47 +99,31 @@ async function openPostgres(
   };
 }
 
-/**
- * PGlite instantiates every extension's library at start, all at once. When one library's link step
- * runs while another's instantiation is still pending, a symbol of the pending one can be left
- * unresolved for good; the first call through it then crashes the database ("null function or
- * function signature mismatch") or spins it forever, depending on timing (most often on a busy
- * machine). With this option the libraries are only unpacked at start and each one is loaded,
- * synchronously and so one at a time, when first used.
- */
-const loadLibrariesOnUse: Extension = {
-  name: 'load-libraries-on-use',
-  async setup(_pg, emscriptenOpts: { noWasmDecoding?: boolean }) {
-    emscriptenOpts.noWasmDecoding = true;
-    return { emscriptenOpts };
-  },
-};
-
-async function openPGlite(dataDir: string | null): Promise<Database> {
-  const { PGlite } = await import('@electric-sql/pglite');
-  const { cube } = await import('@electric-sql/pglite/contrib/cube');
-  const { earthdistance } = await import('@electric-sql/pglite/contrib/earthdistance');
-  const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
+async function openPGlite(options: DatabaseOptions): Promise<Database> {
+  const dataDir = options.dataDir ?? null;
   // Locked before PGlite touches a file, so a second process fails fast (DataDirectoryLockedError).
+  // The lock belongs to this process, not to the storage thread, so it is held across restarts.
   const lock: DataDirectoryLock | null = dataDir ? lockDataDirectory(dataDir) : null;
-  let client;
+  let storage: EmbeddedStorage;
   try {
-    client = await PGlite.create({
-      dataDir: dataDir ?? undefined,
-      extensions: { cube, earthdistance, pg_trgm, loadLibrariesOnUse },
-      parsers: { [INT8]: (v: string) => Number(v), [NUMERIC]: (v: string) => Number(v) },
+    storage = await EmbeddedStorage.open({
+      dataDir: lock ? path.dirname(lock.path) : null,
+      deadlineMs: options.embeddedDeadlineMs,
+      testHooks: options.embeddedTestHooks,
+      logger: options.logger,
     });
   } catch (error) {
     lock?.release();
     throw error;
   }
-  const db = new Kysely<DB>({ dialect: new PGliteDialect(client) });
+  const db = new Kysely<DB>({ dialect: new PGliteDialect(() => storage.session()) });
   return {
     kind: 'pglite',
     dataDir: lock ? path.dirname(lock.path) : null,
     db,
+    embedded: storage,
     async listen(channel, onNotify) {
-      return client.listen(channel, onNotify);
+      return storage.listen(channel, onNotify);
     },
     async ping() {
       await sql`select 1`.execute(db);
@@ -139,7 +131,7 @@ async function openPGlite(dataDir: string | null): Promise<Database> {
     async close() {
       try {
         await db.destroy();
-        await client.close();
+        await storage.close();
       } finally {
         lock?.release();
       }

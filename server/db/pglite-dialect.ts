@@ -1,6 +1,7 @@
 // Kysely dialect over PGlite. PGlite has a single session, so connections are handed out one at a
-// time behind a mutex: a transaction owns the session until it commits or rolls back.
-import type { PGlite } from '@electric-sql/pglite';
+// time behind a mutex: a transaction owns the session until it commits or rolls back. The session
+// is whatever `connect` returns when a connection is acquired: PGlite itself, or the embedded
+// storage thread's session (pglite-host.ts), which fails once the thread it began on is replaced.
 import {
   CompiledQuery,
   PostgresAdapter,
@@ -24,9 +25,14 @@ class Mutex {
   }
 }
 
+/** What the dialect needs of a session: PGlite's own `query` has this shape. */
+export type Queryable = {
+  query<R>(sql: string, params: unknown[]): Promise<{ rows: R[]; affectedRows?: number }>;
+};
+
 class PGliteConnection implements DatabaseConnection {
   constructor(
-    private readonly pg: PGlite,
+    private readonly pg: Queryable,
     readonly release: () => void,
   ) {}
 
@@ -47,11 +53,11 @@ class PGliteConnection implements DatabaseConnection {
 
 class PGliteDriver implements Driver {
   private readonly mutex = new Mutex();
-  constructor(private readonly pg: PGlite) {}
+  constructor(private readonly connect: () => Queryable) {}
   async init(): Promise<void> {}
   async acquireConnection(): Promise<DatabaseConnection> {
     const release = await this.mutex.lock();
-    return new PGliteConnection(this.pg, release);
+    return new PGliteConnection(this.connect(), release);
   }
   async beginTransaction(connection: DatabaseConnection): Promise<void> {
     await connection.executeQuery(CompiledQuery.raw('begin'));
@@ -69,12 +75,12 @@ class PGliteDriver implements Driver {
 }
 
 export class PGliteDialect implements Dialect {
-  constructor(private readonly pg: PGlite) {}
+  constructor(private readonly connect: () => Queryable) {}
   createAdapter() {
     return new PostgresAdapter();
   }
   createDriver(): Driver {
-    return new PGliteDriver(this.pg);
+    return new PGliteDriver(this.connect);
   }
   createQueryCompiler() {
     return new PostgresQueryCompiler();

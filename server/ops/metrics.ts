@@ -116,6 +116,18 @@ export function createMetrics(app: FastifyInstance) {
       this.set({ reason: 'dead' }, stats.droppedDead);
     },
   });
+  const embedded = database.embedded;
+  if (embedded) {
+    new Counter({
+      name: 'embedded_storage_restarts_total',
+      help: 'Times the embedded storage thread was found stuck or dead and reopened from disk',
+      registers: [registry],
+      collect() {
+        this.reset();
+        this.inc(embedded.restarts);
+      },
+    });
+  }
 
   new Gauge({
     name: 'search_cache_requests',
