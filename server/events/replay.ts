@@ -20,7 +20,10 @@ import type { RecordedEvent } from './types.ts';
 const SHADOW_PREFIX = 'replay_shadow_';
 /** The one fixed shadow name older versions used; a crashed run of theirs may have left it. */
 const LEGACY_SHADOW = 'replay_shadow';
+/** Events per read and per transaction while catching up. */
 const BATCH = 5000;
+/** Events per read and per transaction of the rebuild itself: fewer, larger set-based writes. */
+const REBUILD_BATCH = 25_000;
 /** The swap starts once a catch-up read returns fewer events than this: its locked step stays short. */
 const SMALL_REMAINDER = 1000;
 
@@ -144,14 +147,16 @@ async function replayLocked(
     const total = Number(rows[0]?.n ?? 0);
     let cursor: Cursor = START;
     let done = 0;
+    // The next batch is read (on another connection) while this one is applied.
+    let next = readAfter(db, cursor, REBUILD_BATCH);
     for (;;) {
-      const batch = await readAfter(db, cursor, BATCH);
+      const batch = await next;
       if (batch.length === 0) break;
-      await db.transaction().execute(async (trx) => {
-        await inShadow(trx, shadow);
-        await applyProjectionsInBatch(trx, projections, batch);
-      });
       cursor = { transactionId: batch.at(-1)!.transactionId, position: batch.at(-1)!.position };
+      next = readAfter(db, cursor, REBUILD_BATCH);
+      // Handled below if applying fails first; a read error then surfaces from the next await.
+      next.catch(() => {});
+      await applyInParallel(db, shadow, projections, batch);
       done += batch.length;
       const seconds = Math.max(0.001, (Date.now() - started) / 1000);
       const rate = done / seconds;
@@ -240,6 +245,29 @@ async function createDeferredIndexes(db: Kysely<DB>, definitions: string[]): Pro
       await sql.raw(definition).execute(trx);
     });
   }
+}
+
+/**
+ * Applies a batch to the shadows with each projection in a transaction of its own, all at once on
+ * separate connections: a projection reads and writes only its own tables, so they are
+ * independent, and the shadows are seen by nobody until the swap (a failure drops them all).
+ */
+async function applyInParallel(
+  db: Kysely<DB>,
+  shadow: string,
+  projections: readonly Projection[],
+  batch: readonly RecordedEvent[],
+): Promise<void> {
+  await Promise.all(
+    projections.map(async (projection) => {
+      const handled = batch.filter((e) => projection.handles.includes(e.type));
+      if (handled.length === 0) return;
+      await db.transaction().execute(async (trx) => {
+        await inShadow(trx, shadow);
+        await applyProjectionsInBatch(trx, [projection], handled);
+      });
+    }),
+  );
 }
 
 /** Applies batches below the log's horizon until one comes back small. */
