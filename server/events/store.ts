@@ -1,7 +1,7 @@
 // The event store: append with an expected stream version, checked before the sequence is drawn,
 // then run the inline projections in the same transaction and NOTIFY async consumers (after the
 // commit for writes made through writeTransaction).
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import { ConcurrencyError } from '../errors.ts';
 import { WRITERS_LOCK } from './locks.ts';
@@ -54,22 +54,41 @@ const notifyingAfterCommit = new WeakMap<Kysely<DB>, number>();
  * the start of a write transaction (writeTransaction), a writer never holds a lock the swap needs
  * while it waits, so the swap and writers cannot deadlock; append passes it too, for any write
  * that did not.
+ *
+ * `locks` (advisory lock calls) are taken right after the gate in the same statement, which saves
+ * a command whose first step is taking locks a round trip (see writeTransaction's `gateFirst`).
  */
-export async function passWriterGate(trx: Kysely<DB>): Promise<void> {
-  if (gated.has(trx)) return;
-  await sql`select pg_advisory_xact_lock_shared(${WRITERS_LOCK})`.execute(trx);
+export async function passWriterGate(trx: Kysely<DB>, locks: RawBuilder<unknown>[] = []): Promise<void> {
+  if (gated.has(trx)) {
+    if (locks.length > 0) await sql`select ${sql.join(locks)}`.execute(trx);
+    return;
+  }
+  const more = locks.length > 0 ? sql`, ${sql.join(locks)}` : sql``;
+  await sql`select pg_advisory_xact_lock_shared(${WRITERS_LOCK})${more}`.execute(trx);
   gated.add(trx);
 }
+
+export type WriteTransactionOptions = {
+  /**
+   * The work's first statement is a passWriterGate call (with locks of its own), before any other
+   * lock or write, so writeTransaction does not pass the gate separately. append still checks.
+   */
+  gateFirst?: boolean;
+};
 
 /**
  * A transaction that may append events: the writer gate first, then `work`. Its appends wake the
  * log's consumers after the commit rather than from inside the transaction (see notifyAfterCommit).
  */
-export async function writeTransaction<T>(db: Kysely<DB>, work: (trx: Kysely<DB>) => Promise<T>): Promise<T> {
+export async function writeTransaction<T>(
+  db: Kysely<DB>,
+  work: (trx: Kysely<DB>) => Promise<T>,
+  options: WriteTransactionOptions = {},
+): Promise<T> {
   let appendedUpTo = 0;
   const result = await db.transaction().execute(async (trx) => {
     notifyingAfterCommit.set(trx, 0);
-    await passWriterGate(trx);
+    if (!options.gateFirst) await passWriterGate(trx);
     const out = await work(trx);
     appendedUpTo = notifyingAfterCommit.get(trx) ?? 0;
     return out;

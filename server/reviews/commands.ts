@@ -40,13 +40,15 @@ export async function postReview(
   metadata: EventMetadata,
 ): Promise<Review> {
   const { target, userId } = input;
-  await passWriterGate(trx);
-  // The target's shared lock first (see lockTarget), then this user's lock on it: two posts by one
-  // user for one target queue here, and the second then sees the first's row. The unique index
-  // stays the last word should anything write reviews without this lock.
+  // The writer gate (if the caller's transaction has not passed it), the target's shared lock (see
+  // lockTarget), then this user's lock on it, in one statement: two posts by one user for one
+  // target queue here, and the second then sees the first's row. The unique index stays the last
+  // word should anything write reviews without this lock.
   const key = `review-${target.type}-${target.id}-${userId}`;
-  await sql`select pg_advisory_xact_lock_shared(hashtextextended(${targetLockKey(target)}, 0)),
-                   pg_advisory_xact_lock(hashtextextended(${key}, 0))`.execute(trx);
+  await passWriterGate(trx, [
+    sql`pg_advisory_xact_lock_shared(hashtextextended(${targetLockKey(target)}, 0))`,
+    sql`pg_advisory_xact_lock(hashtextextended(${key}, 0))`,
+  ]);
   // The target must exist and stay (key share, as holdTarget), the user must not have reviewed it;
   // only then is an id drawn.
   const table = target.type === 'cat' ? 'cats' : 'bodegas';

@@ -102,11 +102,18 @@ const reviewsRoutes: FastifyPluginAsync = async (fastify) => {
       const user = request.currentUser!;
       const target = targetOf(request.body);
       const comment = commentOf(request.body.comment);
-      await runCommand(database.db, request, reply, async (trx) => {
-        const input = { userId: user.id, target, rating: request.body.rating, comment };
-        const review = await postReview(trx, store, input, metadataOf(request));
-        return { status: 201, body: { review } };
-      });
+      await runCommand(
+        database.db,
+        request,
+        reply,
+        async (trx) => {
+          const input = { userId: user.id, target, rating: request.body.rating, comment };
+          const review = await postReview(trx, store, input, metadataOf(request));
+          return { status: 201, body: { review } };
+        },
+        // postReview passes the writer gate with its first locks.
+        { gateFirst: true },
+      );
     },
   );
 
