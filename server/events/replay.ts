@@ -316,9 +316,9 @@ async function finish(
         await sql`set local lock_timeout = ${sql.lit(`${lockTimeout}ms`)}`.execute(trx);
         const lockedAt = Date.now();
         await sql`select pg_advisory_xact_lock(${WRITERS_LOCK})`.execute(trx);
-        for (const table of tables) {
-          await sql`lock table ${sql.raw(`public.${table}`)} in access exclusive mode`.execute(trx);
-        }
+        await sql`lock table ${sql.raw(tables.map((t) => `public.${t}`).join(', '))} in access exclusive mode`.execute(
+          trx,
+        );
         // Everything committed is visible now and no append can be in flight: read to the end.
         const caughtUp = await applyVisibleRest(trx, shadow, projections, cursor);
         await swap(trx, shadow, tables);
@@ -406,29 +406,38 @@ async function compare(trx: Kysely<DB>, shadow: string, tables: string[]): Promi
   return out;
 }
 
-/** Drops each live table and moves its shadow in, giving the shadow's indexes the live names. */
+/**
+ * Drops each live table and moves its shadow in, giving the shadow's indexes the live names. One
+ * catalog query and one DO block, so writers wait for two round trips, not dozens.
+ */
 async function swap(trx: Kysely<DB>, shadow: string, tables: string[]): Promise<void> {
   const normalize = (def: string) => def.replace(/INDEX \S+ ON \S+/, 'INDEX ON');
+  const { rows: indexes } = await sql<{
+    tablename: string;
+    schemaname: string;
+    indexname: string;
+    indexdef: string;
+  }>`
+    select tablename, schemaname, indexname, indexdef from pg_indexes
+    where tablename = any(${tables}::text[]) and schemaname in ('public', ${shadow})`.execute(trx);
+  const statements: string[] = [];
   for (const table of tables) {
-    const { rows: indexes } = await sql<{ schemaname: string; indexname: string; indexdef: string }>`
-      select schemaname, indexname, indexdef from pg_indexes
-      where tablename = ${table} and schemaname in ('public', ${shadow})`.execute(trx);
+    const ofTable = indexes.filter((i) => i.tablename === table);
     const liveNames = new Map<string, string[]>();
-    for (const ix of indexes.filter((i) => i.schemaname === 'public')) {
+    for (const ix of ofTable.filter((i) => i.schemaname === 'public')) {
       const key = normalize(ix.indexdef);
       liveNames.set(key, [...(liveNames.get(key) ?? []), ix.indexname]);
     }
-    await sql`drop table ${sql.raw(`public.${table}`)}`.execute(trx);
-    await sql`alter table ${sql.raw(`${shadow}.${table}`)} set schema public`.execute(trx);
-    for (const ix of indexes.filter((i) => i.schemaname === shadow)) {
+    statements.push(`drop table public.${quoteIdent(table)}`);
+    statements.push(`alter table ${quoteIdent(shadow)}.${quoteIdent(table)} set schema public`);
+    for (const ix of ofTable.filter((i) => i.schemaname === shadow)) {
       const name = liveNames.get(normalize(ix.indexdef))?.shift();
       if (name && name !== ix.indexname) {
-        await sql`alter index ${sql.raw(`public.${quoteIdent(ix.indexname)}`)} rename to ${sql.raw(quoteIdent(name))}`.execute(
-          trx,
-        );
+        statements.push(`alter index public.${quoteIdent(ix.indexname)} rename to ${quoteIdent(name)}`);
       }
     }
   }
+  await sql.raw(`do $swap$ begin ${statements.join('; ')}; end $swap$`).execute(trx);
 }
 
 function quoteIdent(name: string): string {
