@@ -14,7 +14,8 @@ export type Projection = {
   apply(trx: Kysely<DB>, event: RecordedEvent): Promise<void>;
   /**
    * Optional: applies many events (only ones it handles, in log order) with the same outcome as
-   * applying them one by one, in fewer statements. Replay uses it; without it, replay calls apply.
+   * applying them one by one, in fewer statements. Only replay uses it, on its shadow tables, which
+   * nothing else writes; without it, replay calls apply.
    */
   applyBatch?(trx: Kysely<DB>, events: readonly RecordedEvent[]): Promise<void>;
 };
