@@ -40,12 +40,8 @@ function wordsOf(event: RecordedEvent<Handled>): string {
  * Adds the words of some texts not in the vocabulary yet. The lexemes are exactly what the
  * 'simple' configuration makes of the documents. Only words not there yet are try-locked (a
  * handful per event at most), so few locks are ever held.
- *
- * Replay (the only user of applyBatch) writes its own shadow table with no other writer, and a
- * batch of tens of thousands of events can bring more new words than the server's lock table
- * holds, so it takes no locks (`lockWords` false).
  */
-async function addWords(trx: Kysely<DB>, texts: string[], lockWords = true): Promise<void> {
+async function addWords(trx: Kysely<DB>, texts: string[]): Promise<void> {
   await sql`
     with used as (
       select distinct lexeme from unnest(${texts}::text[]) as t(doc), unnest(to_tsvector('simple', t.doc))
@@ -56,7 +52,7 @@ async function addWords(trx: Kysely<DB>, texts: string[], lockWords = true): Pro
     )
     insert into search_words (word)
     select lexeme from missing
-    where ${lockWords ? sql`pg_try_advisory_xact_lock(hashtextextended(lexeme, ${WORD_LOCK_SEED}))` : sql`true`}
+    where pg_try_advisory_xact_lock(hashtextextended(lexeme, ${WORD_LOCK_SEED}))
     order by lexeme
     on conflict do nothing`.execute(trx);
 }
@@ -71,6 +67,5 @@ export const searchWordsProjection: Projection = {
     addWords(
       trx,
       events.map((e) => wordsOf(e as RecordedEvent<Handled>)),
-      false,
     ),
 };
