@@ -5,7 +5,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/database.ts';
 import type { DB } from '../db/schema.ts';
-import { isTransientError } from '../queue/transient.ts';
+import { isTransientError } from '../dependency-errors.ts';
 import { EVENTS_CHANNEL, toRecordedEvent } from './store.ts';
 import { NewerEventError } from './upcasters.ts';
 import type { RecordedEvent } from './types.ts';

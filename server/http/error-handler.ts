@@ -2,39 +2,8 @@
 // 5xx messages are masked and logged with the request id.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, Invalid, NotFound, TimedOut, Unavailable } from '../errors.ts';
+import { isDependencyDown } from '../dependency-errors.ts';
 import { invalidFromValidation } from './validation.ts';
-
-const DB_DOWN_CODES = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ETIMEDOUT',
-  'EPIPE',
-  '57P01',
-  '57P02',
-  '57P03',
-  '08000',
-  '08003',
-  '08006',
-  '08001',
-  '08004',
-]);
-
-export function isDependencyDown(error: unknown): boolean {
-  if (!error || typeof error !== 'object') return false;
-  const e = error as { code?: string; message?: string; cause?: unknown };
-  if (e.code && DB_DOWN_CODES.has(e.code)) return true;
-  if (
-    typeof e.message === 'string' &&
-    /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|connect ECONNREFUSED/i.test(
-      e.message,
-    )
-  )
-    return true;
-  if (e.cause) return isDependencyDown(e.cause);
-  if ('errors' in e && Array.isArray((e as { errors: unknown[] }).errors))
-    return (e as { errors: unknown[] }).errors.some(isDependencyDown);
-  return false;
-}
 
 /** Postgres cancelled the statement (57014): STATEMENT_TIMEOUT_MS ran out. */
 export function isStatementTimeout(error: unknown): boolean {

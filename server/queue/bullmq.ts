@@ -11,7 +11,7 @@ import {
 } from '../../workers/jobs.ts';
 import type { QueueName } from '../../workers/jobs.ts';
 import type { JobQueue } from './queue.ts';
-import { isTransientError } from './transient.ts';
+import { isTransientError } from '../dependency-errors.ts';
 
 export type BullOptions = {
   url: string;

@@ -8,7 +8,7 @@ import type { Database } from '../db/database.ts';
 import { JOB_ATTEMPTS, QUEUE_NAMES, UnrecoverableJobError, backoffMs } from '../../workers/jobs.ts';
 import type { JobRequest, Processors, QueueName } from '../../workers/jobs.ts';
 import type { JobQueue, QueueCounts } from './queue.ts';
-import { isTransientError } from './transient.ts';
+import { isTransientError } from '../dependency-errors.ts';
 
 type JobRow = { id: string; data: unknown; attempts: number; retries: number };
 

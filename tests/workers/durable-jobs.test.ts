@@ -9,7 +9,7 @@ import { dispatchRules } from '../../server/domains.ts';
 import { createBullQueue } from '../../server/queue/bullmq.ts';
 import { createInlineQueue } from '../../server/queue/inline.ts';
 import type { JobQueue } from '../../server/queue/queue.ts';
-import { isTransientError } from '../../server/queue/transient.ts';
+import { isTransientError } from '../../server/dependency-errors.ts';
 import { startDispatcher } from '../../workers/dispatcher.ts';
 import { JOB_ATTEMPTS, type Processors } from '../../workers/jobs.ts';
 import { createProcessors } from '../../workers/processors.ts';
