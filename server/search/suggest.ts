@@ -6,7 +6,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import { listFilterOptions } from './filter-options.ts';
-import { tsqueryOf, type TextQuery } from './text.ts';
+import { nameTier, tsqueryOf, wordsOf, type TextQuery } from './text.ts';
 
 export type SuggestionKind = 'cat' | 'bodega' | 'breed' | 'personality';
 export type Suggestion = { kind: SuggestionKind; label: string; id?: number; detail?: string };
@@ -14,15 +14,8 @@ export type SuggestType = 'cats' | 'bodegas' | 'all';
 
 type Ranked = Suggestion & { tier: number };
 
-/** What the query sees of a label: lower case words of letters and digits, single-spaced. */
-function asWords(label: string): string {
-  return label
-    .normalize('NFKC')
-    .toLowerCase()
-    .split(/[^\p{L}\p{N}]+/u)
-    .filter((w) => w !== '')
-    .join(' ');
-}
+/** What the query sees of a label: its words, single-spaced. */
+const asWords = (label: string) => wordsOf(label).join(' ');
 
 function tierOf(label: string, typed: string): number {
   const words = asWords(label);
@@ -49,7 +42,7 @@ function similarity(a: string, b: string): number {
 
 /** Every typed word starts a word of the label, or (3+ letters) is close to one of them. */
 function labelMatches(label: string, text: TextQuery): boolean {
-  const words = asWords(label).split(' ');
+  const words = wordsOf(label);
   return text.words.every((typed) =>
     words.some((w) => w.startsWith(typed) || (typed.length >= 3 && similarity(w, typed) >= 0.3)),
   );
@@ -61,21 +54,18 @@ async function names(
   text: TextQuery,
   limit: number,
 ): Promise<Ranked[]> {
-  const typed = text.words.join(' ');
   const detail = table === 'cats' ? sql<string>`b.name` : sql<string>`t.address`;
   const join = table === 'cats' ? sql`join bodegas b on b.id = t.bodega_id` : sql``;
   // The documents' GIN index finds the candidates; the name alone must then match too.
   const { rows } = await sql<{ id: number; label: string; detail: string; tier: number }>`
     with q as (select ${tsqueryOf(text)} as tsq),
     found as (
-      select t.id, t.name as label, ${detail} as detail,
-        btrim(regexp_replace(lower(t.name), '[^[:alnum:]]+', ' ', 'g')) as words,
+      select t.id, t.name as label, ${detail} as detail, ${nameTier('t', text)} as tier,
         ts_rank(to_tsvector('simple', t.name), q.tsq) as score
       from ${sql.table(table)} t ${join}, q
       where t.search_doc @@ q.tsq and to_tsvector('simple', t.name) @@ q.tsq
     )
-    select id, label, detail,
-      case when words = ${typed} then 2 when starts_with(words, ${typed}) then 1 else 0 end as tier
+    select id, label, detail, tier
     from found
     order by tier desc, score desc, length(label), id desc
     limit ${limit}`.execute(db);

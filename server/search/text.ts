@@ -22,12 +22,16 @@ export type TextQuery = { words: string[] };
 export function parseTextQuery(q: string | undefined): TextQuery | null {
   const text = (q ?? '').normalize('NFKC').trim();
   if (text === '') return null;
-  const words = text
+  return { words: wordsOf(text).slice(0, MAX_WORDS) };
+}
+
+/** Lower-case words of letters and digits, as queries and names are compared. */
+export function wordsOf(text: string): string[] {
+  return text
+    .normalize('NFKC')
     .toLowerCase()
     .split(/[^\p{L}\p{N}]+/u)
-    .filter((w) => w !== '')
-    .slice(0, MAX_WORDS);
-  return { words };
+    .filter((w) => w !== '');
 }
 
 /**
@@ -62,11 +66,14 @@ export function textMatches(table: Searchable, text: TextQuery): RawBuilder<bool
 }
 
 /**
- * A name as the query sees it: lower case, runs of anything but letters and digits as one space,
- * no space at either end. "Search Deli X" and "  search-deli x " both become "search deli x".
+ * How a name (the column `name` of `alias`) stands to the typed words: 2 when equal, 1 when it
+ * starts with them, else 0. The name is seen as the query is: lower case, runs of anything but
+ * letters and digits as one space, none at either end ("  search-deli x " is "search deli x").
  */
-function nameAsWords(table: Searchable): RawBuilder<string> {
-  return sql<string>`btrim(regexp_replace(lower(${sql.ref(`${table}.name`)}), '[^[:alnum:]]+', ' ', 'g'))`;
+export function nameTier(alias: string, text: TextQuery): RawBuilder<number> {
+  const typed = text.words.join(' ');
+  const name = sql<string>`btrim(regexp_replace(lower(${sql.ref(`${alias}.name`)}), '[^[:alnum:]]+', ' ', 'g'))`;
+  return sql<number>`(case when ${name} = ${typed} then 2 when starts_with(${name}, ${typed}) then 1 else 0 end)`;
 }
 
 /**
@@ -76,9 +83,5 @@ function nameAsWords(table: Searchable): RawBuilder<string> {
  */
 export function textScore(table: Searchable, text: TextQuery): RawBuilder<number> {
   if (text.words.length === 0) return sql<number>`0`;
-  const typed = text.words.join(' ');
-  const name = nameAsWords(table);
-  return sql<number>`(
-    case when ${name} = ${typed} then 200 when starts_with(${name}, ${typed}) then 100 else 0 end
-    + ts_rank(${sql.ref(`${table}.search_doc`)}, ${tsqueryOf(text)}))`;
+  return sql<number>`(${nameTier(table, text)} * 100 + ts_rank(${sql.ref(`${table}.search_doc`)}, ${tsqueryOf(text)}))`;
 }
