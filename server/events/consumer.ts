@@ -273,6 +273,28 @@ function split(events: RecordedEvent[]): { good: RecordedEvent[]; parked: Parked
   return { good, parked };
 }
 
+/**
+ * Moves the checkpoint to `last` and parks `parked` with it, in `trx`. With `from`, only if the
+ * checkpoint is still there (compare-and-set); otherwise nothing is written.
+ */
+async function advance(
+  trx: Kysely<DB>,
+  name: string,
+  from: Cursor | null,
+  last: RecordedEvent,
+  parked: Parked[],
+): Promise<void> {
+  const unchanged = from
+    ? sql`and last_transaction_id = ${from.transactionId}::xid8 and last_position = ${from.position}`
+    : sql``;
+  const { rows } = await sql`
+    update subscriptions
+    set last_transaction_id = ${last.transactionId}::xid8, last_position = ${last.position}, updated_at = now()
+    where name = ${name} ${unchanged}
+    returning name`.execute(trx);
+  if (rows.length > 0) await park(trx, name, parked);
+}
+
 async function runBatch(
   database: Database,
   consumer: CheckpointedConsumer,
@@ -297,18 +319,9 @@ async function runBatch(
       if (!isolate || !isPoison(error) || !readyToPark(consumer, good[0]!)) throw error;
       parked.push({ event: good[0]!, error: message(error) });
     }
-    const last = events.at(-1)!;
-    await db.transaction().execute(async (trx) => {
-      const { rows } = await sql`
-        update subscriptions
-        set last_transaction_id = ${last.transactionId}::xid8, last_position = ${last.position}, updated_at = now()
-        where name = ${consumer.name}
-          and last_transaction_id = ${cursor.transactionId}::xid8 and last_position = ${cursor.position}
-        returning name`.execute(trx);
-      // Another process moved the checkpoint meanwhile: it handled these events too, and parked
-      // whatever it had to.
-      if (rows.length > 0) await park(trx, consumer.name, parked);
-    });
+    // Compare-and-set: if another process moved the checkpoint meanwhile, it handled these events
+    // too and parked whatever it had to.
+    await db.transaction().execute((trx) => advance(trx, consumer.name, cursor, events.at(-1)!, parked));
     consumer.afterCommit?.(good);
     return events.length;
   }
@@ -337,12 +350,7 @@ async function runBatch(
         }
       }
     }
-    await park(trx, consumer.name, parked);
-    const last = events.at(-1)!;
-    await sql`
-      update subscriptions
-      set last_transaction_id = ${last.transactionId}::xid8, last_position = ${last.position}, updated_at = now()
-      where name = ${consumer.name}`.execute(trx);
+    await advance(trx, consumer.name, null, events.at(-1)!, parked);
     handled = good;
     return events.length;
   });
