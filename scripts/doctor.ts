@@ -5,7 +5,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { Redis } from 'ioredis';
 import { ConfigError, loadConfig, type Config } from '../server/config.ts';
-import { openDatabase, type Database } from '../server/db/database.ts';
+import { configuredStorage, openDatabase, type Database } from '../server/db/database.ts';
 import { DataDirectoryLockedError } from '../server/db/data-lock.ts';
 import { databaseChecks, type Check } from '../server/ops/doctor-checks.ts';
 import { runningAppFor } from './running-app.ts';
@@ -17,11 +17,7 @@ const fail = (name: string, detail: string) => checks.push({ name, ok: false, de
 async function checkDatabase(config: Config): Promise<Database | null> {
   let database: Database;
   try {
-    database = await openDatabase({
-      url: config.databaseUrl,
-      dataDir: config.dataDir,
-      embeddedDeadlineMs: config.embeddedStorageDeadlineMs,
-    });
+    database = await openDatabase(configuredStorage(config));
     await database.ping();
     pass('database', config.databaseUrl ? 'Postgres answers' : `embedded PGlite at ${config.dataDir}`);
   } catch (error) {

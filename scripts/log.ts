@@ -3,7 +3,7 @@
 // new server), makes the log consumable again (see server/events/incarnation.ts). The app must be
 // stopped for a rebase; in embedded mode that also frees the data directory.
 import { loadConfig } from '../server/config.ts';
-import { openDatabase, type Database } from '../server/db/database.ts';
+import { configuredStorage, openDatabase, type Database } from '../server/db/database.ts';
 import { DataDirectoryLockedError } from '../server/db/data-lock.ts';
 import { migrateToLatest } from '../server/db/migrate.ts';
 import { formatCursor } from '../server/events/consumer.ts';
@@ -25,11 +25,7 @@ if ((command !== 'status' && command !== 'rebase') || unknownFlags.length > 0) {
 const config = loadConfig();
 let database: Database;
 try {
-  database = await openDatabase({
-    url: config.databaseUrl,
-    dataDir: config.dataDir,
-    embeddedDeadlineMs: config.embeddedStorageDeadlineMs,
-  });
+  database = await openDatabase(configuredStorage(config));
 } catch (error) {
   if (!(error instanceof DataDirectoryLockedError)) throw error;
   console.error(`${error.message}\nStop the app first: \`npm run log\` needs the data directory to itself.`);

@@ -1,7 +1,7 @@
 // `npm run migrate`: applies pending migrations to the configured database (in embedded mode,
 // through the running app when it has the data directory open).
 import { loadConfig } from '../server/config.ts';
-import { openDatabase, type Database } from '../server/db/database.ts';
+import { configuredStorage, openDatabase, type Database } from '../server/db/database.ts';
 import { migrateToLatest } from '../server/db/migrate.ts';
 import { runningAppOrExit } from './running-app.ts';
 
@@ -9,11 +9,7 @@ async function migrate(): Promise<string[]> {
   const config = loadConfig();
   let database: Database;
   try {
-    database = await openDatabase({
-      url: config.databaseUrl,
-      dataDir: config.dataDir,
-      embeddedDeadlineMs: config.embeddedStorageDeadlineMs,
-    });
+    database = await openDatabase(configuredStorage(config));
   } catch (error) {
     return (await runningAppOrExit(error).call<{ applied: string[] }>('migrate')).applied;
   }

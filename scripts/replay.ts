@@ -3,7 +3,7 @@
 // any difference. --force swaps even when a rebuilt table would lose most of its live rows. In
 // embedded mode, a running app that has the data directory open does the work.
 import { loadConfig } from '../server/config.ts';
-import { openDatabase, type Database } from '../server/db/database.ts';
+import { configuredStorage, openDatabase, type Database } from '../server/db/database.ts';
 import { migrateToLatest } from '../server/db/migrate.ts';
 import {
   formatDifferences,
@@ -54,11 +54,7 @@ const config = loadConfig();
 let database: Database | null = null;
 let app: RunningApp | null = null;
 try {
-  database = await openDatabase({
-    url: config.databaseUrl,
-    dataDir: config.dataDir,
-    embeddedDeadlineMs: config.embeddedStorageDeadlineMs,
-  });
+  database = await openDatabase(configuredStorage(config));
 } catch (error) {
   app = runningAppOrExit(error); // embedded, and the running app has the data directory
 }

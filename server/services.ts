@@ -1,7 +1,7 @@
 // The shared services every process builds once: storage, event store, queue, logger.
 import pino, { type Logger } from 'pino';
 import type { Config } from './config.ts';
-import { openDatabase, type Database } from './db/database.ts';
+import { configuredStorage, openDatabase, type Database } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { createEventStore, type EventStore } from './events/store.ts';
 import { createBullQueue } from './queue/bullmq.ts';
@@ -46,10 +46,8 @@ export async function createServices(config: Config, options: ServiceOptions = {
   const database =
     options.database ??
     (await openDatabase({
-      url: config.databaseUrl,
-      dataDir: config.databaseUrl ? null : config.dataDir,
+      ...configuredStorage(config),
       statementTimeoutMs: options.boundStatements === false ? null : config.statementTimeoutMs || null,
-      embeddedDeadlineMs: config.embeddedStorageDeadlineMs,
       logger,
     }));
   if (options.migrate !== false) {

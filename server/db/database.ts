@@ -2,6 +2,7 @@
 import path from 'node:path';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
+import type { Config } from '../config.ts';
 import type { DB } from './schema.ts';
 import { PGliteDialect } from './pglite-dialect.ts';
 import { lockDataDirectory, type DataDirectoryLock } from './data-lock.ts';
@@ -41,6 +42,17 @@ export type DatabaseOptions = {
   /** Embedded mode: where restarts of the storage thread are reported. */
   logger?: StorageLogger;
 };
+
+/** Where the configuration says the data lives: Postgres at DATABASE_URL, else PGlite in DATA_DIR. */
+export function configuredStorage(
+  config: Pick<Config, 'databaseUrl' | 'dataDir' | 'embeddedStorageDeadlineMs'>,
+): DatabaseOptions {
+  return {
+    url: config.databaseUrl,
+    dataDir: config.databaseUrl ? null : config.dataDir,
+    embeddedDeadlineMs: config.embeddedStorageDeadlineMs,
+  };
+}
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   return options.url
