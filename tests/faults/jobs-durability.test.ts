@@ -64,6 +64,19 @@ async function catState(
   };
 }
 
+/** The cat's state once its one review is counted and no photo is still processing (or at 90 s). */
+async function settledState(base: string, catId: number, what: string) {
+  await waitFor(
+    async () => {
+      const state = await catState(base, catId);
+      return state.review_count === 1 && state.photos.every((s) => s === 'ready');
+    },
+    90_000,
+    what,
+  );
+  return catState(base, catId);
+}
+
 describe('an embedded app killed with SIGKILL right after an upload and a review', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bodega-embedded-kill-'));
   const env = {
@@ -95,16 +108,11 @@ describe('an embedded app killed with SIGKILL right after an upload and a review
 
     app = await startAppProcess('all', env);
     const base = app.baseUrl;
-    await waitFor(
-      async () => {
-        const state = await catState(base, cat);
-        return state.review_count === 1 && state.photos.every((s) => s === 'ready');
-      },
-      90_000,
-      'the jobs to finish after the restart',
-    );
-    const state = await catState(base, cat);
-    expect(state).toEqual({ rating: 4, review_count: 1, photos: ['ready', 'ready', 'ready'] });
+    expect(await settledState(base, cat, 'the jobs to finish after the restart')).toEqual({
+      rating: 4,
+      review_count: 1,
+      photos: ['ready', 'ready', 'ready'],
+    });
   });
 });
 
@@ -144,15 +152,7 @@ describe('Postgres away for longer than the attempt budget while jobs are in fli
     await new Promise((r) => setTimeout(r, 12_000));
     await pg.start();
 
-    await waitFor(
-      async () => {
-        const state = await catState(api.baseUrl, cat);
-        return state.review_count === 1 && state.photos.every((s) => s === 'ready');
-      },
-      90_000,
-      'every job to complete',
-    );
-    expect(await catState(api.baseUrl, cat)).toEqual({
+    expect(await settledState(api.baseUrl, cat, 'every job to complete')).toEqual({
       rating: 5,
       review_count: 1,
       photos: ['ready', 'ready', 'ready', 'ready'],
