@@ -27,9 +27,12 @@ export type RatingFigure = { rating: number; review_count: number };
  * decimal) or filtered on (steps of 0.5), and avoids recording a new figure for noise in the
  * last bits of a double. No reviews gives 0, as the contract wants.
  */
+/** The recorded average of the `rating` column over the rows at hand (see computeRating). */
+export const AVERAGE_RATING = sql<number>`round(avg(rating)::numeric, 2)::float8`;
+
 export async function computeRating(db: Kysely<DB>, type: TargetType, id: number): Promise<RatingFigure> {
   const { rows } = await sql<{ rating: number | null; review_count: number }>`
-    select round(avg(rating)::numeric, 2)::float8 as rating, count(*)::int as review_count
+    select ${AVERAGE_RATING} as rating, count(*)::int as review_count
     from reviews where target_type = ${type} and target_id = ${id}`.execute(db);
   const row = rows[0];
   return { rating: Number(row?.rating ?? 0), review_count: Number(row?.review_count ?? 0) };

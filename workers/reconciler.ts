@@ -7,6 +7,7 @@ import { sql, type Kysely } from 'kysely';
 import type { DB } from '../server/db/schema.ts';
 import type { Services } from '../server/services.ts';
 import type { JobRequest } from './jobs.ts';
+import { AVERAGE_RATING } from './ratings.ts';
 
 export type ReconcileResult = { photos: number; ratings: number };
 
@@ -38,7 +39,7 @@ export function createReconciler(
   ): Promise<{ target_type: 'cat' | 'bodega'; target_id: number }[]> {
     const { rows } = await sql<{ target_type: 'cat' | 'bodega'; target_id: number }>`
       with figures as (
-        select target_type, target_id, round(avg(rating)::numeric, 2)::float8 as rating, count(*)::int as n
+        select target_type, target_id, ${AVERAGE_RATING} as rating, count(*)::int as n
         from reviews group by target_type, target_id
       )
       select 'cat' as target_type, c.id as target_id
