@@ -355,6 +355,46 @@ describe('live updates on an open page', () => {
     expect(await watcher.page.locator('.detail-hero .detail-rating__value').textContent()).toBe('2.0');
     await watcher.context.close();
   });
+  it('keeps a review posted while the page was still loading its reviews', async () => {
+    const added = await callApi(
+      server,
+      'POST',
+      '/api/cats',
+      { name: 'Olive', bodega_name: 'Slow Deli', address: '10 Live St, New York, NY' },
+      creator.token,
+    );
+    const id = added.body.cat.id as number;
+    const watcher = await newPage(browser);
+    // The page's first read of the reviews is answered before the review is posted, and reaches
+    // the page only after the review has come live.
+    let read!: () => void;
+    const wasRead = new Promise<void>((resolve) => (read = resolve));
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    await watcher.page.route(`**/api/reviews/cat/${id}?*`, async (route) => {
+      const response = await route.fetch();
+      read();
+      await released;
+      await route.fulfill({ response });
+    });
+    await gotoRoute(watcher.page, server, `/cat/${id}`);
+    await wasRead;
+    const posted = await callApi(
+      server,
+      'POST',
+      '/api/reviews',
+      { cat_id: id, rating: 4, comment: 'Came live first.' },
+      other.token,
+    );
+    expect(posted.status).toBe(201);
+    await watcher.page.getByText('Came live first.').waitFor({ timeout: 20_000 });
+    const answered = watcher.page.waitForResponse(`**/api/reviews/cat/${id}?*`);
+    release();
+    await answered;
+    await watcher.page.locator('.detail-hero').getByText('(1 review)').waitFor({ timeout: 20_000 });
+    expect(await watcher.page.getByText('Came live first.').isVisible()).toBe(true);
+    await watcher.context.close();
+  });
 });
 
 describe("a bodega's creator", () => {
