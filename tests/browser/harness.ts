@@ -71,7 +71,7 @@ async function waitForHealth(baseUrl: string, child: ChildProcess, output: () =>
   throw new Error(`server did not become healthy within 90 s:\n${output()}`);
 }
 
-/** Starts `server/main.ts all` on a free port with fresh, empty storage. */
+/** Starts `main.ts all` on a free port with fresh, empty storage. */
 export async function startServer(extraEnv: Record<string, string> = {}): Promise<RunningServer> {
   ensureClientBuilt();
   const port = await freePort();
@@ -98,7 +98,7 @@ export async function startServer(extraEnv: Record<string, string> = {}): Promis
   if (extraEnv.GOOGLE_MAPS_API_KEY) env.GOOGLE_MAPS_API_KEY = extraEnv.GOOGLE_MAPS_API_KEY;
 
   const tsx = path.join(ROOT, 'node_modules', '.bin', 'tsx');
-  const child = spawn(tsx, ['server/main.ts', 'all'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(tsx, ['main.ts', 'all'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let log = '';
   const keep = (chunk: Buffer) => {
     log = (log + chunk.toString()).slice(-20_000);

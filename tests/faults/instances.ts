@@ -158,14 +158,14 @@ export type AppProcess = {
   kill(signal?: NodeJS.Signals): Promise<void>;
 };
 
-/** Runs `server/main.ts <role>` as its own process, the way `npm run api` / `npm run worker` do. */
+/** Runs `main.ts <role>` as its own process, the way `npm run api` / `npm run worker` do. */
 export async function startAppProcess(
   role: 'api' | 'worker' | 'all',
   env: Record<string, string>,
 ): Promise<AppProcess> {
   const port = await freePort();
   let output = '';
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts', role], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'main.ts', role], {
     env: {
       ...process.env,
       NODE_ENV: 'test',
