@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Json } from '../helpers/json.ts';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const SCREENSHOT_DIR = path.join(ROOT, 'artifacts', 'screenshots');
@@ -152,9 +153,9 @@ export async function newPage(
   return { context, page };
 }
 
-export type ApiReply<T = any> = { status: number; body: T };
+export type ApiReply<T = Json> = { status: number; body: T };
 
-export async function callApi<T = any>(
+export async function callApi<T = Json>(
   server: RunningServer,
   method: string,
   urlPath: string,

@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import type { Json } from '../helpers/json.ts';
 
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -202,7 +203,7 @@ export async function startAppProcess(
   return proc;
 }
 
-export async function json(res: Response): Promise<any> {
+export async function json(res: Response): Promise<Json> {
   const text = await res.text();
   try {
     return JSON.parse(text);
