@@ -10,7 +10,7 @@ import type { LiveListener, LiveMessage } from '../../client/src/features/live/t
 import { scriptedFetch, type Reply, type Responder, type SentRequest } from './helpers.ts';
 
 /** Answers a request, or leaves it (undefined) to the defaults. */
-export type PartialResponder = (request: SentRequest) => Reply | Promise<Reply> | undefined;
+export type PartialResponder = (request: SentRequest) => Reply | undefined | Promise<Reply | undefined>;
 
 /** Renders the routes at `url`, with the toasts; answers the router, to see where the app went. */
 export function renderRoutes(routes: RouteObject[], url: string) {
