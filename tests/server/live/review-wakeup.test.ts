@@ -1,0 +1,46 @@
+// A review posted through the API reaches an open stream socket because the post wakes the
+// broadcaster (NOTIFY after the commit), not because of its poll: the poll here is a minute.
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createTestApp, testConfig, type TestApp } from '../../helpers/app.ts';
+import { givenCat, givenPerson } from '../reviews/fixtures.ts';
+import { connectStream, listenOnLoopback, type StreamClient } from './stream-client.ts';
+
+let t: TestApp;
+let base: string;
+let client: StreamClient | null = null;
+
+beforeAll(async () => {
+  t = await createTestApp({
+    worker: false,
+    config: { live: { ...testConfig().live, pollMs: 60_000 } },
+  });
+  base = await listenOnLoopback(t.app);
+});
+afterAll(async () => {
+  await client?.close();
+  await t.close();
+});
+
+it("delivers other users' reviews to a socket watching the cat within seconds", async () => {
+  const catId = await givenCat(t);
+  const reviewers = [await givenPerson(t, 'first'), await givenPerson(t, 'second')];
+  client = await connectStream(base);
+  // The broadcaster's first run is over by now: from here only a wake-up brings anything.
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  // Posted together: the second commit's wake-up may be folded into the one already in flight.
+  const posts = await Promise.all(
+    reviewers.map((reviewer, i) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/reviews',
+        headers: { authorization: `Bearer ${reviewer.token}` },
+        payload: { cat_id: catId, rating: 2 + i, comment: `Review ${i + 1}` },
+      }),
+    ),
+  );
+  expect(posts.map((p) => p.statusCode)).toEqual([201, 201]);
+  const events = await client.waitForEvents(2, 5_000);
+  expect(events.map((m) => m.type)).toEqual(['review.posted', 'review.posted']);
+  expect(events.map((m) => m.data.user.id).sort()).toEqual(reviewers.map((r) => r.id).sort());
+  expect(events.every((m) => m.data.target_type === 'cat' && m.data.target_id === catId)).toBe(true);
+});
