@@ -40,4 +40,14 @@ describe('docker-compose topology', () => {
     expect(dockerfile.match(/^FROM /gm)?.length).toBeGreaterThanOrEqual(3);
     expect(dockerfile).toMatch(/^USER node$/m);
   });
+
+  it('runs the compiled bundles on plain Node, not a TypeScript loader', () => {
+    const dockerfile = readFileSync('Dockerfile', 'utf8');
+    expect(dockerfile).toMatch(/^CMD \["node", "dist\/main\.js", "api"\]$/m);
+    expect(dockerfile).toMatch(/^COPY --from=build .*\/app\/dist \.\/dist$/m);
+    expect(dockerfile).not.toMatch(/^COPY .*(server|scripts|workers|migrations) /m);
+    expect(services.migrate.command).toEqual(['node', 'dist/migrate.js']);
+    expect(services.api.command).toEqual(['node', 'dist/main.js', 'api']);
+    expect(services.worker.command).toEqual(['node', 'dist/main.js', 'worker']);
+  });
 });
