@@ -39,7 +39,19 @@ export default tseslint.config(
   {
     files: ['client/src/**/*.{ts,tsx}'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: ['**/server/**', '**/workers/**'] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: ['**/server/**', '**/workers/**'],
+          // Its styled entry injects inline styles, which the Content Security Policy refuses.
+          paths: [
+            {
+              name: 'react-hot-toast',
+              message: "Use 'react-hot-toast/headless' and components/Toaster.tsx.",
+            },
+          ],
+        },
+      ],
     },
   },
 );
