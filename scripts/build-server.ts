@@ -16,7 +16,7 @@ export const SERVER_DIST = path.join(ROOT, 'dist');
 
 /** dist/<name>.js ← source file. */
 export const SERVER_ENTRIES: Record<string, string> = {
-  main: 'server/main.ts',
+  main: 'main.ts',
   'pglite-thread': 'server/db/pglite-thread.ts',
   start: 'scripts/start.ts',
   migrate: 'scripts/migrate.ts',

@@ -1,4 +1,4 @@
-// Embedded-mode start-up: time from spawning `server/main.ts all` with no DATABASE_URL/REDIS_URL to
+// Embedded-mode start-up: time from spawning `main.ts all` with no DATABASE_URL/REDIS_URL to
 // its first answer on /api/health, on a fresh data directory (migrations included) and on an
 // existing one, against a bare Fastify process started the same way (the runtime's own floor).
 // Production start-up: an api process on Postgres and Redis run compiled (dist/main.js, as the
@@ -89,12 +89,12 @@ async function productionApi(runs: number) {
   try {
     for (let i = 0; i < runs; i++) {
       compiled.push(await startToHealthy([path.join(SERVER_DIST, 'main.js'), 'api'], env, await freePort()));
-      loader.push(await startToHealthy([...TSX, 'server/main.ts', 'api'], env, await freePort()));
+      loader.push(await startToHealthy([...TSX, 'main.ts', 'api'], env, await freePort()));
     }
   } finally {
     await bench.drop();
   }
-  const label = 'node --import tsx server/main.ts api';
+  const label = 'node --import tsx main.ts api';
   const compare = (metric: string, unit: string, figure: (s: Start) => number) =>
     row('startup', metric, unit, median(compiled.map(figure)), median(loader.map(figure)), label);
   return [
@@ -129,8 +129,8 @@ export const scenario: Scenario = {
           DATABASE_URL: '',
           REDIS_URL: '',
         };
-        cold.push(await timeToHealthy(['server/main.ts', 'all'], env, await freePort()));
-        warm.push(await timeToHealthy(['server/main.ts', 'all'], env, await freePort()));
+        cold.push(await timeToHealthy(['main.ts', 'all'], env, await freePort()));
+        warm.push(await timeToHealthy(['main.ts', 'all'], env, await freePort()));
         bare.push(await timeToHealthy([bareFile], {}, await freePort()));
         fs.rmSync(dir, { recursive: true, force: true });
       }

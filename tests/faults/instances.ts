@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import type { Json } from '../helpers/json.ts';
 
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -159,9 +160,9 @@ export type AppProcess = {
 };
 
 /** The process entry from source, as `npm run api` / `npm run worker` run it. */
-const SOURCE_ENTRY = ['--import', 'tsx', 'server/main.ts'];
+const SOURCE_ENTRY = ['--import', 'tsx', 'main.ts'];
 
-/** Runs `server/main.ts <role>` (or another `entry`, e.g. the compiled one) as its own process. */
+/** Runs `main.ts <role>` (or another `entry`, e.g. the compiled one) as its own process. */
 export async function startAppProcess(
   role: 'api' | 'worker' | 'all',
   env: Record<string, string>,
@@ -206,7 +207,7 @@ export async function startAppProcess(
   return proc;
 }
 
-export async function json(res: Response): Promise<any> {
+export async function json(res: Response): Promise<Json> {
   const text = await res.text();
   try {
     return JSON.parse(text);
