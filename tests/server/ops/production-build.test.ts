@@ -8,8 +8,8 @@ import { buildServer, SERVER_DIST, SERVER_ENTRIES } from '../../../scripts/build
 import { startAppProcess, type AppProcess } from '../../faults/instances.ts';
 import { createTestDatabase, type TestDatabase } from '../../helpers/storage.ts';
 
-// Production runs the compiled bundles in dist/ (built by `npm run build`, as CI does before the
-// tests) on plain Node: these start them the way the Dockerfile and `npm run api:prod` do.
+// Production runs the compiled bundles in dist/ (built by `npm run build`) on plain Node: these
+// start them the way the Dockerfile and `npm run api:prod` do.
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'bodega-prod-'));
 const production = {
   NODE_ENV: 'production',
@@ -41,8 +41,9 @@ function runCompiled(name: string, env: Record<string, string>): Promise<{ code:
 }
 
 beforeAll(async () => {
-  // A checkout that was never built (a plain `npm test`) gets the bundles built here.
-  if (!fs.existsSync(path.join(SERVER_DIST, 'main.js'))) await buildServer();
+  // The same step as `npm run build`'s last one, again: a checkout that was never built (a plain
+  // `npm test`), or built before its sources changed, tests bundles of the sources it has.
+  await buildServer();
 });
 
 afterAll(async () => {
