@@ -45,6 +45,8 @@ describe('docker-compose topology', () => {
     const dockerfile = readFileSync('Dockerfile', 'utf8');
     expect(dockerfile).toMatch(/^CMD \["node", "dist\/main\.js", "api"\]$/m);
     expect(dockerfile).toMatch(/^COPY --from=build .*\/app\/dist \.\/dist$/m);
+    // package.json says "type": "module", which the bundles need to load as ES modules.
+    expect(dockerfile).toMatch(/^COPY .*package\.json \.\/$/m);
     expect(dockerfile).not.toMatch(/^COPY .*(server|scripts|workers|migrations) /m);
     expect(services.migrate.command).toEqual(['node', 'dist/migrate.js']);
     expect(services.api.command).toEqual(['node', 'dist/main.js', 'api']);
