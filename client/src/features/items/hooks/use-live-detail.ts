@@ -3,7 +3,7 @@
 // reconnection reloads quietly, and a 404 (or a deletion) turns the page into its missing state.
 // A load's answer may predate messages heard while it was on its way: those are applied to it again.
 import { useCallback, useEffect, useRef, useState } from 'react';
-import toast from 'react-hot-toast';
+import toast from 'react-hot-toast/headless';
 import { ApiError } from '../../../lib/api.ts';
 import { useLiveCatchUp } from '../../../hooks/use-live-catch-up.ts';
 import { useLiveEvents } from '../../live/use-live-events.ts';
