@@ -6,7 +6,8 @@ import { Conflict, Forbidden, NotFound } from '../errors.ts';
 import { passWriterGate, type EventStore } from '../events/store.ts';
 import { targetLockKey } from '../events/target-rows.ts';
 import { streamIds, type EventMetadata } from '../events/types.ts';
-import type { Review, ReviewTarget } from './read.ts';
+import type { Review } from '../../contract/reviews.ts';
+import type { ReviewTarget } from './read.ts';
 
 export const COMMENT_MAX = 2000;
 
