@@ -33,6 +33,19 @@ const bodega = SUNNY_DELI;
 
 let live: ReturnType<typeof fakeLiveStream>;
 
+/** Bob's review of the cat, as the live stream announces it. */
+const purrfect = {
+  id: 9,
+  target_type: 'cat',
+  target_id: 12,
+  cat_id: 12,
+  bodega_id: null,
+  rating: 5,
+  comment: 'Purrfect.',
+  created_at: '2026-11-21T20:00:00.000Z',
+  user: { id: 8, username: 'bob' },
+};
+
 const renderPage = (respond?: PartialResponder) =>
   renderItemPage('cat', 12, <CatDetailPage />, { cat, bodega }, respond);
 
@@ -186,17 +199,7 @@ describe('the cat page, live', () => {
   it('adds a review, updates the rating, and follows photos without a reload', async () => {
     renderPage();
     await screen.findByRole('heading', { level: 1, name: 'Whiskers' });
-    live('review.posted', {
-      id: 9,
-      target_type: 'cat',
-      target_id: 12,
-      cat_id: 12,
-      bodega_id: null,
-      rating: 5,
-      comment: 'Purrfect.',
-      created_at: '2026-11-21T20:00:00.000Z',
-      user: { id: 8, username: 'bob' },
-    });
+    live('review.posted', purrfect);
     expect(screen.getByText('Purrfect.')).toBeTruthy();
     expect(screen.getByText('bob')).toBeTruthy();
     live('review.posted', {
@@ -338,17 +341,7 @@ describe('the cat page, live', () => {
       };
     });
     await screen.findByRole('heading', { level: 1, name: 'Whiskers' });
-    live('review.posted', {
-      id: 9,
-      target_type: 'cat',
-      target_id: 12,
-      cat_id: 12,
-      bodega_id: null,
-      rating: 5,
-      comment: 'Purrfect.',
-      created_at: '2026-11-21T20:00:00.000Z',
-      user: { id: 8, username: 'bob' },
-    });
+    live('review.posted', purrfect);
     // The list's first page was read before the review was posted, and arrives after it.
     await act(async () => {
       release();
