@@ -329,15 +329,20 @@ describe('contributing a cat', () => {
 });
 
 describe('live updates on an open page', () => {
-  it("shows another user's review and the new rating without a reload", async () => {
+  /** The creator adds a cat through the API; returns its id. */
+  async function addCat(name: string, bodegaName: string, address: string): Promise<number> {
     const added = await callApi(
       server,
       'POST',
       '/api/cats',
-      { name: 'Pickles', bodega_name: 'Live Deli', address: '9 Live St, New York, NY' },
+      { name, bodega_name: bodegaName, address },
       creator.token,
     );
-    const id = added.body.cat.id as number;
+    return added.body.cat.id as number;
+  }
+
+  it("shows another user's review and the new rating without a reload", async () => {
+    const id = await addCat('Pickles', 'Live Deli', '9 Live St, New York, NY');
     const watcher = await newPage(browser);
     await gotoRoute(watcher.page, server, `/cat/${id}`);
     await watcher.page.getByText('No reviews yet. Be the first to review!').waitFor();
@@ -356,14 +361,7 @@ describe('live updates on an open page', () => {
     await watcher.context.close();
   });
   it('keeps a review posted while the page was still loading its reviews', async () => {
-    const added = await callApi(
-      server,
-      'POST',
-      '/api/cats',
-      { name: 'Olive', bodega_name: 'Slow Deli', address: '10 Live St, New York, NY' },
-      creator.token,
-    );
-    const id = added.body.cat.id as number;
+    const id = await addCat('Olive', 'Slow Deli', '10 Live St, New York, NY');
     const watcher = await newPage(browser);
     // The page's first read of the reviews is answered before the review is posted, and reaches
     // the page only after the review has come live.
