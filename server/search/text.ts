@@ -66,13 +66,24 @@ export function textMatches(table: Searchable, text: TextQuery): RawBuilder<bool
 }
 
 /**
- * How a name (the column `name` of `alias`) stands to the typed words: 2 when equal, 1 when it
- * starts with them, else 0. The name is seen as the query is: lower case, runs of anything but
- * letters and digits as one space, none at either end ("  search-deli x " is "search deli x").
+ * The name (the column `name` of `alias`) as the query sees it: lower case, runs of anything but
+ * letters and digits as one space, none at either end ("  search-deli x " is "search deli x"). The
+ * exact expression of the `*_name_words` indexes.
  */
+export function nameWords(alias: string): RawBuilder<string> {
+  return sql<string>`(btrim(regexp_replace(lower(${sql.ref(`${alias}.name`)}), '[^[:alnum:]]+', ' ', 'g')) collate "C")`;
+}
+
+/** Names equal to the typed words or starting with them: a range of the name index. */
+export function namePrefixMatches(alias: string, text: TextQuery): RawBuilder<boolean> {
+  const typed = text.words.join(' ');
+  return sql<boolean>`(${nameWords(alias)} >= ${typed} and ${nameWords(alias)} < ${typed} || chr(1114111))`;
+}
+
+/** How a name stands to the typed words: 2 when equal, 1 when it starts with them, else 0. */
 export function nameTier(alias: string, text: TextQuery): RawBuilder<number> {
   const typed = text.words.join(' ');
-  const name = sql<string>`btrim(regexp_replace(lower(${sql.ref(`${alias}.name`)}), '[^[:alnum:]]+', ' ', 'g'))`;
+  const name = nameWords(alias);
   return sql<number>`(case when ${name} = ${typed} then 2 when starts_with(${name}, ${typed}) then 1 else 0 end)`;
 }
 
