@@ -107,4 +107,15 @@ describe('search totals past the counting bound', () => {
     expect(twelve).toHaveLength(100);
     expect(new Set([...eleven, ...twelve]).size).toBe(200);
   });
+
+  it('suggests the one exact name first among more names than it ranks', async () => {
+    const res = await call(t.app, 'GET', '/api/search/suggest?q=pumpkin&type=cats&limit=3');
+    expect(res.status).toBe(200);
+    const [first, ...rest] = res.body.suggestions as { id: number; label: string }[];
+    expect(first!.id).toBe(pumpkin);
+    expect(rest.map((s) => s.label)).toEqual([
+      expect.stringMatching(/^Pumpkin \d+$/),
+      expect.stringMatching(/^Pumpkin \d+$/),
+    ]);
+  });
 });
