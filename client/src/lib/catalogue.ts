@@ -89,7 +89,14 @@ export type Review = {
   bodega_id: number | null;
 };
 
-export type Pagination = { page: number; per_page: number; total: number; pages: number };
+export type Pagination = {
+  page: number;
+  per_page: number;
+  total: number;
+  pages: number;
+  /** Search only: false when `total` is the server's estimate (many matches). */
+  total_exact?: boolean;
+};
 
 /** The path segment the API uses for a target type (`/api/photos/cats/...`). */
 export function targetPath(type: TargetType): 'cats' | 'bodegas' {
