@@ -57,6 +57,7 @@ async function ranked(db: Kysely<DB>, search: BodegaSearch): Promise<BodegaResul
     )
     .select('hits.total')
     .orderBy('hits.rank', 'desc')
+    .orderBy('hits.name_length')
     .orderBy('bodegas.id', 'desc')
     .execute();
   // An empty first page has nothing to count; an empty later one counts on its own.

@@ -53,6 +53,7 @@ async function ranked(db: Kysely<DB>, search: CatSearch): Promise<CatResults> {
     .innerJoin(rankedIds(db, 'cats', conditions, search.text, search.page).as('hits'), 'hits.id', 'cats.id')
     .select('hits.total')
     .orderBy('hits.rank', 'desc')
+    .orderBy('hits.name_length')
     .orderBy('cats.id', 'desc')
     .execute();
   // An empty first page has nothing to count; an empty later one counts on its own.

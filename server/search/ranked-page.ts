@@ -72,21 +72,25 @@ export function rankedIds(
 ) {
   const id = sql.ref<number>(`${table}.id`);
   const withFirst = db.with(FIRST_MATCHES, () => firstMatches(db, table, conditions));
-  // Best match first with text, else newest first.
-  const [found, rank] =
+  // Best match first with text (among equals, the shorter name: fewer words besides the query),
+  // else newest first.
+  const [found, rank, length] =
     text && text.words.length > 0
       ? [
           withFirst.selectFrom(table).where(id, 'in', candidates(db, table, conditions, text, page)),
           textScore(table, text),
+          sql<number>`length(${nameWords(table)})`,
         ]
-      : [withFirst.selectFrom(table).where((eb) => eb.and(conditions)), sql<number>`0`];
+      : [withFirst.selectFrom(table).where((eb) => eb.and(conditions)), sql<number>`0`, sql<number>`0`];
   return found
     .select([
       id.as('id'),
       rank.as('rank'),
+      length.as('name_length'),
       sql<number>`(select count(*) from ${sql.table(FIRST_MATCHES)})`.as('total'),
     ])
     .orderBy('rank', 'desc')
+    .orderBy('name_length')
     .orderBy(id, 'desc')
     .limit(page.perPage)
     .offset((page.page - 1) * page.perPage);

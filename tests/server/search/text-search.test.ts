@@ -166,4 +166,16 @@ describe('exact-first ranking', () => {
     expect(found.slice(0, 2).sort()).toEqual(['Pepper Jack', 'Pepper-Jack']);
     expect(found[2]).toBe('Pepper Jack Junior');
   });
+
+  it('puts the shorter of equally relevant names first, for a misspelt or reordered query', async () => {
+    const { services } = t;
+    const shop = await addBodega(services, { name: 'Sunny Deli & Grocery', address: '3 Plain St' });
+    await addBodega(services, { name: 'Sunny Deli', address: '4 Plain St' });
+    await addCat(services, shop, { name: 'Empanada', description: 'Empanada naps' });
+    await addCat(services, shop, { name: 'Empanada the Elder', description: 'Empanada naps' });
+    const cats = await call(t.app, 'GET', '/api/search/cats?q=empanda');
+    expect(names(cats.body)).toEqual(['Empanada', 'Empanada the Elder']);
+    const shops = await call(t.app, 'GET', '/api/search/bodegas?q=deli%20sunny');
+    expect(names(shops.body).slice(0, 2)).toEqual(['Sunny Deli', 'Sunny Deli & Grocery']);
+  });
 });
