@@ -6,7 +6,7 @@ import { chordToKm, type Circle } from './geo.ts';
 import { nearestPage } from './nearest-page.ts';
 import type { BodegaFilters, Page } from './params.ts';
 import { rankedIds, totalOf } from './ranked-page.ts';
-import { textMatches, type TextQuery } from './text.ts';
+import { resolveText, textMatches, type TextQuery } from './text.ts';
 
 export type BodegaSearch = {
   text: TextQuery | null;
@@ -68,5 +68,6 @@ async function ranked(db: Kysely<DB>, search: BodegaSearch): Promise<BodegaResul
 
 /** Nearest first within a circle; else best match first for text; else newest first. */
 export async function searchBodegas(db: Kysely<DB>, search: BodegaSearch): Promise<BodegaResults> {
-  return search.circle ? nearest(db, search, search.circle) : ranked(db, search);
+  const resolved = { ...search, text: await resolveText(db, search.text) };
+  return search.circle ? nearest(db, resolved, search.circle) : ranked(db, resolved);
 }

@@ -6,7 +6,15 @@
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import { listFilterOptions } from './filter-options.ts';
-import { namePrefixMatches, nameTier, nameWords, tsqueryOf, wordsOf, type TextQuery } from './text.ts';
+import {
+  namePrefixMatches,
+  nameTier,
+  nameWords,
+  resolveText,
+  tsqueryOf,
+  wordsOf,
+  type TextQuery,
+} from './text.ts';
 
 export type SuggestionKind = 'cat' | 'bodega' | 'breed' | 'personality';
 export type Suggestion = { kind: SuggestionKind; label: string; id?: number; detail?: string };
@@ -95,10 +103,11 @@ export async function suggest(
   limit: number,
 ): Promise<Suggestion[]> {
   if (text.words.length === 0) return [];
+  const resolved = (await resolveText(db, text))!;
   const typed = text.words.join(' ');
   const [cats, bodegas, options] = await Promise.all([
-    type === 'bodegas' ? [] : names(db, 'cats', text, limit),
-    type === 'cats' ? [] : names(db, 'bodegas', text, limit),
+    type === 'bodegas' ? [] : names(db, 'cats', resolved, limit),
+    type === 'cats' ? [] : names(db, 'bodegas', resolved, limit),
     type === 'bodegas' ? null : listFilterOptions(db),
   ]);
   const labels = (kind: 'breed' | 'personality', values: string[]): Ranked[] =>
