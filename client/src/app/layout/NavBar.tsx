@@ -21,7 +21,7 @@ export function NavBar() {
   function handleLogout() {
     logout();
     setOpen(false);
-    navigate('/');
+    void navigate('/');
   }
 
   return (
