@@ -1,8 +1,10 @@
 // Public search: cats, bodegas, nearby (either, with every filter of its type) and filter options.
+import { BodegaSummary, CatSummary } from '../../contract/catalogue.ts';
+import { SearchPagination } from '../../contract/common.ts';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { BodegaSummary, CatSummary, Pagination, errors, pagination } from '../http/schemas.ts';
+import { errors, pagination } from '../http/schemas.ts';
 import { searchBodegas } from './bodegas.ts';
 import { searchCats } from './cats.ts';
 import { listFilterOptions } from './filter-options.ts';
@@ -19,8 +21,6 @@ import {
 import { suggest } from './suggest.ts';
 import { parseTextQuery } from './text.ts';
 
-/** Search pages say whether `total` was counted or, past the counting bound, estimated. */
-const SearchPagination = Type.Composite([Pagination, Type.Object({ total_exact: Type.Boolean() })]);
 const CatList = Type.Object({ cats: Type.Array(CatSummary), pagination: SearchPagination });
 const BodegaList = Type.Object({ bodegas: Type.Array(BodegaSummary), pagination: SearchPagination });
 const NearbyList = Type.Object({

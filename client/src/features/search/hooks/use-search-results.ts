@@ -21,7 +21,7 @@ type Options = {
 
 function toResults(page: SearchPage): SearchResults {
   const { total, page: current, pages, total_exact } = page.pagination;
-  const counts = { total, totalExact: total_exact !== false, page: current, pages };
+  const counts = { total, totalExact: total_exact, page: current, pages };
   return page.kind === 'cats'
     ? { kind: 'cats', items: page.items, ...counts }
     : { kind: 'bodegas', items: page.items, ...counts };
