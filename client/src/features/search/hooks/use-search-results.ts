@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import toast from 'react-hot-toast';
+import toast from 'react-hot-toast/headless';
 import { fetchSearchPage, type SearchPage } from '../api/search.ts';
 import { failureMessage } from '../model/errors.ts';
 import { applyLiveMessage, type SearchResults } from '../model/results.ts';

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import toast from 'react-hot-toast';
+import toast from 'react-hot-toast/headless';
 import { useNavigate } from 'react-router-dom';
 import { env } from '../../../config/env.ts';
 import { getRuntimeConfig } from '../../../lib/runtime-config.ts';
