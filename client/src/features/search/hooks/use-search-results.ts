@@ -20,10 +20,11 @@ type Options = {
 };
 
 function toResults(page: SearchPage): SearchResults {
-  const { total, page: current, pages } = page.pagination;
+  const { total, page: current, pages, total_exact } = page.pagination;
+  const counts = { total, totalExact: total_exact, page: current, pages };
   return page.kind === 'cats'
-    ? { kind: 'cats', items: page.items, total, page: current, pages }
-    : { kind: 'bodegas', items: page.items, total, page: current, pages };
+    ? { kind: 'cats', items: page.items, ...counts }
+    : { kind: 'bodegas', items: page.items, ...counts };
 }
 
 function appendPage(results: SearchResults, page: SearchPage): SearchResults {
