@@ -2,7 +2,7 @@
 // copied in for fast search), cat counts, and the ratings the ratings worker recomputes.
 import { sql, type Insertable, type Kysely } from 'kysely';
 import type { BodegasTable, CatsTable, DB } from '../db/schema.ts';
-import { batchedApply, chunks, type BatchPlan, type Projection } from '../events/projection.ts';
+import { batchedApply, chunks, insertRows, type BatchPlan, type Projection } from '../events/projection.ts';
 import { assertNever, type BodegaFields, type CatFields, type RecordedEvent } from '../events/types.ts';
 import { bodegaMatchKey } from './normalize.ts';
 
@@ -74,6 +74,40 @@ const CAT_FIELD_TYPES: Record<keyof CatFields, 'text' | 'boolean'> = {
   color: 'text',
   weight: 'text',
   is_friendly: 'boolean',
+};
+
+/** Every column a bodega row is inserted with (the rest are generated), for insertRows. */
+const BODEGA_COLUMNS = {
+  id: 'bigint',
+  name: 'text',
+  address: 'text',
+  match_key: 'text',
+  latitude: 'double precision',
+  longitude: 'double precision',
+  description: 'text',
+  phone: 'text',
+  hours: 'text',
+  cat_count: 'int',
+  rating: 'double precision',
+  review_count: 'int',
+  is_verified: 'boolean',
+  created_by: 'bigint',
+  created_at: 'timestamptz',
+  updated_at: 'timestamptz',
+  version: 'int',
+};
+
+/** Every column a cat row is inserted with, but those copied from its bodega. */
+const CAT_COLUMNS = {
+  id: 'bigint',
+  bodega_id: 'bigint',
+  ...CAT_FIELD_TYPES,
+  rating: 'double precision',
+  review_count: 'int',
+  created_by: 'bigint',
+  created_at: 'timestamptz',
+  updated_at: 'timestamptz',
+  version: 'int',
 };
 
 type Rating = { rating: number; review_count: number };
@@ -151,22 +185,30 @@ const catalogueBatch: BatchPlan<CataloguePending> = {
     }
   },
   async flush(trx, p) {
-    for (const part of chunks([...p.bodegas.values()], 500))
-      await trx.insertInto('bodegas').values(part).execute();
+    // Columns with a default are filled in here: insertRows inserts null for a missing value.
+    await insertRows(
+      trx,
+      'bodegas',
+      BODEGA_COLUMNS,
+      [...p.bodegas.values()].map((b) => ({ is_verified: false, rating: 0, review_count: 0, ...b })),
+    );
     if (p.cats.size > 0) {
-      const ids = [...new Set([...p.cats.values()].map((c) => c.bodega_id))];
-      const found = await trx
-        .selectFrom('bodegas')
-        .select(['id', ...BODEGA_COPY])
-        .where('id', 'in', ids)
-        .execute();
-      const copies = new Map(found.map(({ id, ...copy }) => [Number(id), copy]));
-      const rows = [...p.cats.values()].map((cat) => {
-        const copy = copies.get(Number(cat.bodega_id));
-        if (!copy) throw new Error(`cat ${cat.id} names bodega ${cat.bodega_id}, which does not exist`);
-        return { ...cat, ...copy };
+      // Each cat copies its bodega's name, address and place in the same statement.
+      const rows = [...p.cats.values()].map((c) => ({ rating: 0, review_count: 0, ...c }));
+      const inserted = await insertRows(trx, 'cats', CAT_COLUMNS, rows, {
+        extra: {
+          columns: ['bodega_name', 'address', 'latitude', 'longitude'],
+          select: 'b.name, b.address, b.latitude, b.longitude',
+          join: 'join bodegas b on b.id = r.bodega_id',
+        },
       });
-      for (const part of chunks(rows, 500)) await trx.insertInto('cats').values(part).execute();
+      if (inserted !== rows.length) {
+        const { rows: known } = await sql<{ id: string }>`
+          select id from bodegas where id = any(${rows.map((c) => c.bodega_id)}::bigint[])`.execute(trx);
+        const ids = new Set(known.map((b) => Number(b.id)));
+        const orphan = rows.find((c) => !ids.has(Number(c.bodega_id)))!;
+        throw new Error(`cat ${orphan.id} names bodega ${orphan.bodega_id}, which does not exist`);
+      }
     }
     await updateFrom(
       trx,

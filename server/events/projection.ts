@@ -1,6 +1,6 @@
 // A projection: a deterministic function of events into the read tables it owns. Inline
 // projections run inside the append's transaction, so a 2xx response reads its own write.
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import type { EventType, RecordedEvent } from './types.ts';
 
@@ -14,7 +14,8 @@ export type Projection = {
   apply(trx: Kysely<DB>, event: RecordedEvent): Promise<void>;
   /**
    * Optional: applies many events (only ones it handles, in log order) with the same outcome as
-   * applying them one by one, in fewer statements. Replay uses it; without it, replay calls apply.
+   * applying them one by one, in fewer statements. Only replay uses it, on its shadow tables, which
+   * nothing else writes; without it, replay calls apply.
    */
   applyBatch?(trx: Kysely<DB>, events: readonly RecordedEvent[]): Promise<void>;
 };
@@ -62,4 +63,41 @@ export function chunks<T>(rows: readonly T[], size = 1000): T[][] {
   const out: T[][] = [];
   for (let i = 0; i < rows.length; i += size) out.push(rows.slice(i, i + size));
   return out;
+}
+
+/** Column name to Postgres type, for insertRows. */
+export type ColumnTypes = Record<string, string>;
+
+/**
+ * Inserts many rows with one statement per `chunkSize` rows: the rows travel as one JSON parameter
+ * that jsonb_to_recordset turns back into typed columns, which costs far less to build, send, parse
+ * and plan than a VALUES list with a parameter per value. Every column listed is inserted: a row
+ * without a value for one gets null, never the column's default, so callers fill defaults in.
+ * `from` may add columns taken from a join (see the catalogue's cats); it returns how many rows
+ * were inserted.
+ */
+export async function insertRows(
+  trx: Kysely<DB>,
+  table: string,
+  columns: ColumnTypes,
+  rows: readonly object[],
+  options: { chunkSize?: number; extra?: { columns: string[]; select: string; join: string } } = {},
+): Promise<number> {
+  const names = Object.keys(columns);
+  const definition = Object.entries(columns)
+    .map(([name, type]) => `${name} ${type}`)
+    .join(', ');
+  const extra = options.extra;
+  const target = [...names, ...(extra?.columns ?? [])].join(', ');
+  const select = [...names.map((n) => `r.${n}`), ...(extra ? [extra.select] : [])].join(', ');
+  let inserted = 0;
+  for (const part of chunks(rows, options.chunkSize ?? 10_000)) {
+    const result = await sql`
+      insert into ${sql.table(table)} (${sql.raw(target)})
+      select ${sql.raw(select)}
+      from jsonb_to_recordset(${JSON.stringify(part)}::jsonb) as r(${sql.raw(definition)})
+      ${sql.raw(extra?.join ?? '')}`.execute(trx);
+    inserted += Number(result.numAffectedRows ?? 0);
+  }
+  return inserted;
 }

@@ -20,7 +20,10 @@ import type { RecordedEvent } from './types.ts';
 const SHADOW_PREFIX = 'replay_shadow_';
 /** The one fixed shadow name older versions used; a crashed run of theirs may have left it. */
 const LEGACY_SHADOW = 'replay_shadow';
+/** Events per read and per transaction while catching up. */
 const BATCH = 5000;
+/** Events per read and per transaction of the rebuild itself: fewer, larger set-based writes. */
+const REBUILD_BATCH = 25_000;
 /** The swap starts once a catch-up read returns fewer events than this: its locked step stays short. */
 const SMALL_REMAINDER = 1000;
 
@@ -144,14 +147,16 @@ async function replayLocked(
     const total = Number(rows[0]?.n ?? 0);
     let cursor: Cursor = START;
     let done = 0;
+    // The next batch is read (on another connection) while this one is applied.
+    let next = readAfter(db, cursor, REBUILD_BATCH);
     for (;;) {
-      const batch = await readAfter(db, cursor, BATCH);
+      const batch = await next;
       if (batch.length === 0) break;
-      await db.transaction().execute(async (trx) => {
-        await inShadow(trx, shadow);
-        await applyProjectionsInBatch(trx, projections, batch);
-      });
       cursor = { transactionId: batch.at(-1)!.transactionId, position: batch.at(-1)!.position };
+      next = readAfter(db, cursor, REBUILD_BATCH);
+      // Handled below if applying fails first; a read error then surfaces from the next await.
+      next.catch(() => {});
+      await applyInParallel(db, shadow, projections, batch);
       done += batch.length;
       const seconds = Math.max(0.001, (Date.now() - started) / 1000);
       const rate = done / seconds;
@@ -242,6 +247,29 @@ async function createDeferredIndexes(db: Kysely<DB>, definitions: string[]): Pro
   }
 }
 
+/**
+ * Applies a batch to the shadows with each projection in a transaction of its own, all at once on
+ * separate connections: a projection reads and writes only its own tables, so they are
+ * independent, and the shadows are seen by nobody until the swap (a failure drops them all).
+ */
+async function applyInParallel(
+  db: Kysely<DB>,
+  shadow: string,
+  projections: readonly Projection[],
+  batch: readonly RecordedEvent[],
+): Promise<void> {
+  await Promise.all(
+    projections.map(async (projection) => {
+      const handled = batch.filter((e) => projection.handles.includes(e.type));
+      if (handled.length === 0) return;
+      await db.transaction().execute(async (trx) => {
+        await inShadow(trx, shadow);
+        await applyProjectionsInBatch(trx, [projection], handled);
+      });
+    }),
+  );
+}
+
 /** Applies batches below the log's horizon until one comes back small. */
 async function catchUp(
   db: Kysely<DB>,
@@ -288,9 +316,9 @@ async function finish(
         await sql`set local lock_timeout = ${sql.lit(`${lockTimeout}ms`)}`.execute(trx);
         const lockedAt = Date.now();
         await sql`select pg_advisory_xact_lock(${WRITERS_LOCK})`.execute(trx);
-        for (const table of tables) {
-          await sql`lock table ${sql.raw(`public.${table}`)} in access exclusive mode`.execute(trx);
-        }
+        await sql`lock table ${sql.raw(tables.map((t) => `public.${t}`).join(', '))} in access exclusive mode`.execute(
+          trx,
+        );
         // Everything committed is visible now and no append can be in flight: read to the end.
         const caughtUp = await applyVisibleRest(trx, shadow, projections, cursor);
         await swap(trx, shadow, tables);
@@ -378,29 +406,38 @@ async function compare(trx: Kysely<DB>, shadow: string, tables: string[]): Promi
   return out;
 }
 
-/** Drops each live table and moves its shadow in, giving the shadow's indexes the live names. */
+/**
+ * Drops each live table and moves its shadow in, giving the shadow's indexes the live names. One
+ * catalog query and one DO block, so writers wait for two round trips, not dozens.
+ */
 async function swap(trx: Kysely<DB>, shadow: string, tables: string[]): Promise<void> {
   const normalize = (def: string) => def.replace(/INDEX \S+ ON \S+/, 'INDEX ON');
+  const { rows: indexes } = await sql<{
+    tablename: string;
+    schemaname: string;
+    indexname: string;
+    indexdef: string;
+  }>`
+    select tablename, schemaname, indexname, indexdef from pg_indexes
+    where tablename = any(${tables}::text[]) and schemaname in ('public', ${shadow})`.execute(trx);
+  const statements: string[] = [];
   for (const table of tables) {
-    const { rows: indexes } = await sql<{ schemaname: string; indexname: string; indexdef: string }>`
-      select schemaname, indexname, indexdef from pg_indexes
-      where tablename = ${table} and schemaname in ('public', ${shadow})`.execute(trx);
+    const ofTable = indexes.filter((i) => i.tablename === table);
     const liveNames = new Map<string, string[]>();
-    for (const ix of indexes.filter((i) => i.schemaname === 'public')) {
+    for (const ix of ofTable.filter((i) => i.schemaname === 'public')) {
       const key = normalize(ix.indexdef);
       liveNames.set(key, [...(liveNames.get(key) ?? []), ix.indexname]);
     }
-    await sql`drop table ${sql.raw(`public.${table}`)}`.execute(trx);
-    await sql`alter table ${sql.raw(`${shadow}.${table}`)} set schema public`.execute(trx);
-    for (const ix of indexes.filter((i) => i.schemaname === shadow)) {
+    statements.push(`drop table public.${quoteIdent(table)}`);
+    statements.push(`alter table ${quoteIdent(shadow)}.${quoteIdent(table)} set schema public`);
+    for (const ix of ofTable.filter((i) => i.schemaname === shadow)) {
       const name = liveNames.get(normalize(ix.indexdef))?.shift();
       if (name && name !== ix.indexname) {
-        await sql`alter index ${sql.raw(`public.${quoteIdent(ix.indexname)}`)} rename to ${sql.raw(quoteIdent(name))}`.execute(
-          trx,
-        );
+        statements.push(`alter index public.${quoteIdent(ix.indexname)} rename to ${quoteIdent(name)}`);
       }
     }
   }
+  await sql.raw(`do $swap$ begin ${statements.join('; ')}; end $swap$`).execute(trx);
 }
 
 function quoteIdent(name: string): string {

@@ -1,6 +1,7 @@
 // The event store: append with an expected stream version, checked before the sequence is drawn,
-// then run the inline projections in the same transaction and NOTIFY async consumers.
-import { sql, type Kysely } from 'kysely';
+// then run the inline projections in the same transaction and NOTIFY async consumers (after the
+// commit for writes made through writeTransaction).
+import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import { ConcurrencyError } from '../errors.ts';
 import { WRITERS_LOCK } from './locks.ts';
@@ -41,25 +42,120 @@ export type EventStore = {
 const gated = new WeakSet<Kysely<DB>>();
 
 /**
+ * Transactions run by writeTransaction: their appends leave the NOTIFY to writeTransaction, which
+ * sends it once they have committed (see notifyAfterCommit); each maps to the highest position it
+ * appended, or 0 while it has appended nothing.
+ */
+const notifyingAfterCommit = new WeakMap<Kysely<DB>, number>();
+
+/**
  * The writer gate: WRITERS_LOCK, shared, until the transaction ends. Replay's swap takes it
  * exclusively, so it waits for the writers in flight to finish and new ones wait here. Passed at
  * the start of a write transaction (writeTransaction), a writer never holds a lock the swap needs
  * while it waits, so the swap and writers cannot deadlock; append passes it too, for any write
  * that did not.
+ *
+ * `locks` (advisory lock calls) are taken right after the gate in the same statement, which saves
+ * a command whose first step is taking locks a round trip (see writeTransaction's `gateFirst`).
  */
-export async function passWriterGate(trx: Kysely<DB>): Promise<void> {
-  if (gated.has(trx)) return;
-  await sql`select pg_advisory_xact_lock_shared(${WRITERS_LOCK})`.execute(trx);
+export async function passWriterGate(trx: Kysely<DB>, locks: RawBuilder<unknown>[] = []): Promise<void> {
+  if (gated.has(trx)) {
+    if (locks.length > 0) await sql`select ${sql.join(locks)}`.execute(trx);
+    return;
+  }
+  const more = locks.length > 0 ? sql`, ${sql.join(locks)}` : sql``;
+  await sql`select pg_advisory_xact_lock_shared(${WRITERS_LOCK})${more}`.execute(trx);
   gated.add(trx);
 }
 
-/** A transaction that may append events: the writer gate first, then `work`. */
-export function writeTransaction<T>(db: Kysely<DB>, work: (trx: Kysely<DB>) => Promise<T>): Promise<T> {
-  return db.transaction().execute(async (trx) => {
-    await passWriterGate(trx);
-    return work(trx);
+export type WriteTransactionOptions = {
+  /**
+   * The work's first statement is a passWriterGate call (with locks of its own), before any other
+   * lock or write, so writeTransaction does not pass the gate separately. append still checks.
+   */
+  gateFirst?: boolean;
+};
+
+/**
+ * A transaction that may append events: the writer gate first, then `work`. Its appends wake the
+ * log's consumers after the commit rather than from inside the transaction (see notifyAfterCommit).
+ */
+export async function writeTransaction<T>(
+  db: Kysely<DB>,
+  work: (trx: Kysely<DB>) => Promise<T>,
+  options: WriteTransactionOptions = {},
+): Promise<T> {
+  let appendedUpTo = 0;
+  const result = await db.transaction().execute(async (trx) => {
+    notifyingAfterCommit.set(trx, 0);
+    if (!options.gateFirst) await passWriterGate(trx);
+    const out = await work(trx);
+    appendedUpTo = notifyingAfterCommit.get(trx) ?? 0;
+    return out;
   });
+  if (appendedUpTo > 0) notifyAfterCommit(db, appendedUpTo);
+  return result;
 }
+
+type Notifier = { sending: boolean; position: number; sent: number };
+const notifiers = new WeakMap<Kysely<DB>, Notifier>();
+
+/**
+ * Wakes the log's consumers (in every process) once appends have committed: a NOTIFY sent on its
+ * own, at most one at a time per database handle, covering every append committed before it was
+ * sent. A NOTIFY inside the append's transaction would be cheaper to send but makes Postgres
+ * serialize those transactions' commits (it takes a database-wide lock from before the commit
+ * record is written until the commit is flushed), which defeats group commit under concurrent
+ * writes. A NOTIFY is only a wake-up: consumers read the log itself, and poll too, so one lost
+ * with a crash between commit and send only delays them until their next poll.
+ */
+function notifyAfterCommit(db: Kysely<DB>, position: number): void {
+  let notifier = notifiers.get(db);
+  if (!notifier) {
+    notifier = { sending: false, position: 0, sent: 0 };
+    notifiers.set(db, notifier);
+  }
+  const n = notifier;
+  n.position = Math.max(n.position, position);
+  if (n.sending) return;
+  n.sending = true;
+  void (async () => {
+    try {
+      while (n.sent < n.position) {
+        const upTo = n.position;
+        await sql`select pg_notify(${EVENTS_CHANNEL}, ${String(upTo)})`.execute(db);
+        n.sent = upTo;
+      }
+    } catch {
+      // The database is going away or unreachable: consumers' polls pick the events up.
+      n.sent = n.position;
+    } finally {
+      n.sending = false;
+    }
+  })();
+}
+
+/** The statement that moves a stream to its new version, or returns nothing if `expected` is wrong. */
+function claimVersions(streamId: string, expected: ExpectedVersion, count: number) {
+  if (expected === 'any')
+    return sql`insert into streams (stream_id, version) values (${streamId}, ${count})
+      on conflict (stream_id) do update set version = streams.version + ${count}
+      returning version`;
+  if (expected === 0)
+    return sql`insert into streams (stream_id, version) values (${streamId}, ${count})
+      on conflict (stream_id) do nothing
+      returning version`;
+  return sql`update streams set version = version + ${count}
+      where stream_id = ${streamId} and version = ${expected}
+      returning version`;
+}
+
+type AppendedRow = {
+  global_position: string | number;
+  transaction_id: string;
+  recorded_at: Date | string;
+  stream_version: number;
+};
 
 export function createEventStore(projections: readonly Projection[]): EventStore {
   return {
@@ -78,24 +174,28 @@ export function createEventStore(projections: readonly Projection[]): EventStore
           .executeTakeFirst();
         if (seen) return { events: [], nextVersion: -1, duplicate: true };
       }
-      const nextVersion = await claimVersions(trx, streamId, expected, events.length);
-      const firstVersion = nextVersion - events.length + 1;
-      const metadata = JSON.stringify(options.metadata ?? {});
-      const rows = await trx
-        .insertInto('events')
-        .values(
-          events.map((e, i) => ({
-            stream_id: streamId,
-            stream_version: firstVersion + i,
-            type: e.type,
-            schema_version: SCHEMA_VERSIONS[e.type],
-            data: JSON.stringify(e.data),
-            metadata,
-            idempotency_key: i === 0 ? (options.idempotencyKey ?? null) : null,
-          })),
+      // One statement claims the versions (the stream row is the concurrency check: with a wrong
+      // `expected` it yields no row, so no event is inserted) and inserts the events in order.
+      const count = events.length;
+      const notifyLater = notifyingAfterCommit.has(trx);
+      const { rows } = await sql<AppendedRow>`
+        with claimed as (${claimVersions(streamId, expected, count)}),
+        appended as (
+          insert into events (stream_id, stream_version, type, schema_version, data, metadata, idempotency_key)
+          select ${streamId}, claimed.version - ${count} + e.n::int, e.type, e.schema_version, e.data,
+                 ${JSON.stringify(options.metadata ?? {})}::jsonb, case when e.n = 1 then ${options.idempotencyKey ?? null}::text end
+          from claimed,
+               unnest(${events.map((e) => e.type)}::text[], ${events.map((e) => SCHEMA_VERSIONS[e.type])}::smallint[],
+                      ${events.map((e) => JSON.stringify(e.data))}::jsonb[]) with ordinality as e(type, schema_version, data, n)
+          order by e.n
+          returning global_position, transaction_id, recorded_at, stream_version
         )
-        .returning(['global_position', 'transaction_id', 'recorded_at', 'stream_version'])
-        .execute();
+        select global_position, transaction_id::text as transaction_id, recorded_at, stream_version
+          ${notifyLater ? sql`` : sql`, (select pg_notify(${EVENTS_CHANNEL}, max(global_position)::text) from appended) as notified`}
+        from appended
+        order by stream_version`.execute(trx);
+      if (rows.length === 0) throw new ConcurrencyError();
+      const nextVersion = rows.at(-1)!.stream_version;
       const recorded = rows.map(
         (row, i) =>
           ({
@@ -110,41 +210,11 @@ export function createEventStore(projections: readonly Projection[]): EventStore
           }) as RecordedEvent,
       );
       await applyProjections(trx, projections, recorded);
-      await sql`select pg_notify(${EVENTS_CHANNEL}, ${String(recorded.at(-1)!.position)})`.execute(trx);
+      if (notifyLater)
+        notifyingAfterCommit.set(trx, Math.max(notifyingAfterCommit.get(trx)!, recorded.at(-1)!.position));
       return { events: recorded, nextVersion, duplicate: false };
     },
   };
-}
-
-async function claimVersions(trx: Kysely<DB>, streamId: string, expected: ExpectedVersion, count: number) {
-  if (expected === 'any') {
-    const row = await trx
-      .insertInto('streams')
-      .values({ stream_id: streamId, version: count })
-      .onConflict((oc) => oc.column('stream_id').doUpdateSet({ version: sql`streams.version + ${count}` }))
-      .returning('version')
-      .executeTakeFirstOrThrow();
-    return row.version;
-  }
-  if (expected === 0) {
-    const row = await trx
-      .insertInto('streams')
-      .values({ stream_id: streamId, version: count })
-      .onConflict((oc) => oc.column('stream_id').doNothing())
-      .returning('version')
-      .executeTakeFirst();
-    if (!row) throw new ConcurrencyError();
-    return row.version;
-  }
-  const row = await trx
-    .updateTable('streams')
-    .set({ version: sql`version + ${count}` })
-    .where('stream_id', '=', streamId)
-    .where('version', '=', expected)
-    .returning('version')
-    .executeTakeFirst();
-  if (!row) throw new ConcurrencyError();
-  return row.version;
 }
 
 export async function applyProjections(

@@ -10,6 +10,11 @@ export type Target = { type: TargetType; id: number };
 
 const TARGET_NAMES = { cat: 'Cat', bodega: 'Bodega' } as const;
 
+/** The key of a target's advisory lock (see lockTarget), hashed with hashtextextended(key, 0). */
+export function targetLockKey(target: Target): string {
+  return `target-${target.type}-${target.id}`;
+}
+
 /**
  * Takes the target's advisory lock: shared for a review, save or upload, exclusive for its
  * deletion. It must come before the transaction's first row lock or write. Replay applies
@@ -24,7 +29,7 @@ export async function lockTarget(
   target: Target,
   mode: 'share' | 'exclusive',
 ): Promise<void> {
-  const key = `target-${target.type}-${target.id}`;
+  const key = targetLockKey(target);
   if (mode === 'share')
     await sql`select pg_advisory_xact_lock_shared(hashtextextended(${key}, 0))`.execute(trx);
   else await sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`.execute(trx);

@@ -5,7 +5,7 @@ import { sql, type Kysely } from 'kysely';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { DB } from '../db/schema.ts';
 import { Conflict, Invalid } from '../errors.ts';
-import { writeTransaction } from '../events/store.ts';
+import { writeTransaction, type WriteTransactionOptions } from '../events/store.ts';
 
 export type CommandResult = { status: number; body: unknown };
 
@@ -18,7 +18,8 @@ function requestHash(request: FastifyRequest): string {
 /**
  * Runs a write in one transaction, through the writer gate (see writeTransaction). With an Idempotency-Key header (signed-in callers), a repeat of
  * the same request returns the stored first result and changes nothing; the same key with a
- * different request is a 409.
+ * different request is a 409. `options.gateFirst` applies without a key only: with one, the key's
+ * row lock comes first, so the gate is passed before it.
  */
 /** How long a key's first answer is kept; clients retry within seconds or minutes, not days. */
 export const KEY_LIFETIME_HOURS = 24;
@@ -39,11 +40,12 @@ export async function runCommand(
   request: FastifyRequest,
   reply: FastifyReply,
   command: (trx: Kysely<DB>) => Promise<CommandResult>,
+  options: WriteTransactionOptions = {},
 ): Promise<FastifyReply> {
   const key = request.headers['idempotency-key'];
   const userId = request.currentUser?.id;
   if (typeof key !== 'string' || userId === undefined) {
-    const result = await writeTransaction(db, command);
+    const result = await writeTransaction(db, command, options);
     return reply.status(result.status).send(result.body);
   }
   if (key.length === 0 || key.length > 200)

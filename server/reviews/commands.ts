@@ -3,9 +3,10 @@
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import { Conflict, Forbidden, NotFound } from '../errors.ts';
-import { nextId, type EventStore } from '../events/store.ts';
-import { holdTarget } from '../events/target-rows.ts';
+import { passWriterGate, type EventStore } from '../events/store.ts';
+import { targetLockKey } from '../events/target-rows.ts';
 import { streamIds, type EventMetadata } from '../events/types.ts';
+import type { Review } from '../../contract/reviews.ts';
 import type { ReviewTarget } from './read.ts';
 
 export const COMMENT_MAX = 2000;
@@ -29,28 +30,42 @@ function isOnePerUserViolation(error: unknown): boolean {
   return e?.code === '23505' && String(e.message).includes('reviews_one_per_user');
 }
 
+/**
+ * Posts a review and returns it as the API shows it (the same row the projection wrote in this
+ * transaction). Three statements before the append: the locks, then the checks and the new id.
+ */
 export async function postReview(
   trx: Kysely<DB>,
   store: EventStore,
   input: PostReview,
   metadata: EventMetadata,
-): Promise<number> {
+): Promise<Review> {
   const { target, userId } = input;
-  await holdTarget(trx, target);
-  // Two posts by one user for one target queue here; the second then sees the first's row. The
-  // unique index stays the last word should anything write reviews without this lock.
+  // The writer gate (if the caller's transaction has not passed it), the target's shared lock (see
+  // lockTarget), then this user's lock on it, in one statement: two posts by one user for one
+  // target queue here, and the second then sees the first's row. The unique index stays the last
+  // word should anything write reviews without this lock.
   const key = `review-${target.type}-${target.id}-${userId}`;
-  await sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`.execute(trx);
-  const existing = await trx
-    .selectFrom('reviews')
-    .select('id')
-    .where('target_type', '=', target.type)
-    .where('target_id', '=', target.id)
-    .where('user_id', '=', userId)
-    .executeTakeFirst();
-  if (existing) throw alreadyReviewed(target);
+  await passWriterGate(trx, [
+    sql`pg_advisory_xact_lock_shared(hashtextextended(${targetLockKey(target)}, 0))`,
+    sql`pg_advisory_xact_lock(hashtextextended(${key}, 0))`,
+  ]);
+  // The target must exist and stay (key share, as holdTarget), the user must not have reviewed it;
+  // only then is an id drawn.
+  const table = target.type === 'cat' ? 'cats' : 'bodegas';
+  const { rows } = await sql<{ existing: number | null; id: string | null; username: string | null }>`
+    select r.id as existing,
+           case when r.id is null then nextval('review_ids') end as id,
+           (select username from users where id = ${userId}) as username
+    from (select id from ${sql.table(table)} where id = ${target.id} for key share) t
+    left join reviews r on r.target_type = ${target.type} and r.target_id = t.id and r.user_id = ${userId}`.execute(
+    trx,
+  );
+  const found = rows[0];
+  if (!found) throw new NotFound(`${targetNames[target.type]} not found`);
+  if (found.existing !== null || found.id === null) throw alreadyReviewed(target);
 
-  const id = await nextId(trx, 'review_ids');
+  const id = Number(found.id);
   const data = {
     review_id: id,
     target_type: target.type,
@@ -59,13 +74,25 @@ export async function postReview(
     rating: input.rating,
     comment: input.comment,
   };
+  let recordedAt: Date;
   try {
-    await store.append(trx, streamIds.review(id), 0, [{ type: 'ReviewPosted', data }], { metadata });
+    const { events } = await store.append(trx, streamIds.review(id), 0, [{ type: 'ReviewPosted', data }], {
+      metadata,
+    });
+    recordedAt = events[0]!.recordedAt;
   } catch (error) {
     if (isOnePerUserViolation(error)) throw alreadyReviewed(target);
     throw error;
   }
-  return id;
+  return {
+    id,
+    rating: input.rating,
+    comment: input.comment,
+    created_at: recordedAt.toISOString(),
+    user: { id: userId, username: found.username ?? '' },
+    cat_id: target.type === 'cat' ? target.id : null,
+    bodega_id: target.type === 'bodega' ? target.id : null,
+  };
 }
 
 export async function deleteReview(

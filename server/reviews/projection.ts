@@ -2,7 +2,7 @@
 // it (a bodega's cats go through their own CatDeleted events, appended before BodegaDeleted).
 import type { Insertable, Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
-import { batchedApply, chunks, type BatchPlan, type Projection } from '../events/projection.ts';
+import { batchedApply, insertRows, type BatchPlan, type Projection } from '../events/projection.ts';
 import { removeDeletedTargetRows } from '../events/target-rows.ts';
 import { assertNever, type RecordedEvent } from '../events/types.ts';
 
@@ -22,6 +22,16 @@ function reviewRow(event: RecordedEvent<'ReviewPosted'>): Insertable<DB['reviews
   };
 }
 
+const REVIEW_COLUMNS = {
+  id: 'bigint',
+  target_type: 'text',
+  target_id: 'bigint',
+  user_id: 'bigint',
+  rating: 'smallint',
+  comment: 'text',
+  created_at: 'timestamptz',
+};
+
 /** Runs of posted reviews become multi-row inserts; deletions are applied in order between them. */
 const reviewsBatch: BatchPlan<Insertable<DB['reviews']>[]> = {
   start: () => [],
@@ -31,7 +41,7 @@ const reviewsBatch: BatchPlan<Insertable<DB['reviews']>[]> = {
     return true;
   },
   async flush(trx, rows) {
-    for (const part of chunks(rows)) await trx.insertInto('reviews').values(part).execute();
+    await insertRows(trx, 'reviews', REVIEW_COLUMNS, rows);
   },
 };
 

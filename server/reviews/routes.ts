@@ -11,7 +11,7 @@ import type { EventMetadata } from '../events/types.ts';
 import { runCommand } from '../http/idempotency.ts';
 import { PageQuery, errors, isStorable, pagination, pathIdOr404 } from '../http/schemas.ts';
 import { COMMENT_MAX, deleteReview, postReview, requireTarget } from './commands.ts';
-import { findReview, listReviews, type ReviewTarget } from './read.ts';
+import { listReviews, type ReviewTarget } from './read.ts';
 
 const OptionalId = Type.Optional(Type.Union([Id, Type.Null()]));
 
@@ -98,11 +98,18 @@ const reviewsRoutes: FastifyPluginAsync = async (fastify) => {
       const user = request.currentUser!;
       const target = targetOf(request.body);
       const comment = commentOf(request.body.comment);
-      await runCommand(database.db, request, reply, async (trx) => {
-        const input = { userId: user.id, target, rating: request.body.rating, comment };
-        const id = await postReview(trx, store, input, metadataOf(request));
-        return { status: 201, body: { review: await findReview(trx, id) } };
-      });
+      await runCommand(
+        database.db,
+        request,
+        reply,
+        async (trx) => {
+          const input = { userId: user.id, target, rating: request.body.rating, comment };
+          const review = await postReview(trx, store, input, metadataOf(request));
+          return { status: 201, body: { review } };
+        },
+        // postReview passes the writer gate with its first locks.
+        { gateFirst: true },
+      );
     },
   );
 

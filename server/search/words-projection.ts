@@ -40,8 +40,12 @@ function wordsOf(event: RecordedEvent<Handled>): string {
  * Adds the words of some texts not in the vocabulary yet. The lexemes are exactly what the
  * 'simple' configuration makes of the documents. Only words not there yet are try-locked (a
  * handful per event at most), so few locks are ever held.
+ *
+ * Replay (the only user of applyBatch) writes its own shadow table with no other writer, and a
+ * batch of tens of thousands of events can bring more new words than the server's lock table
+ * holds, so it takes no locks (`lockWords` false).
  */
-async function addWords(trx: Kysely<DB>, texts: string[]): Promise<void> {
+async function addWords(trx: Kysely<DB>, texts: string[], lockWords = true): Promise<void> {
   await sql`
     with used as (
       select distinct lexeme from unnest(${texts}::text[]) as t(doc), unnest(to_tsvector('simple', t.doc))
@@ -52,7 +56,7 @@ async function addWords(trx: Kysely<DB>, texts: string[]): Promise<void> {
     )
     insert into search_words (word)
     select lexeme from missing
-    where pg_try_advisory_xact_lock(hashtextextended(lexeme, ${WORD_LOCK_SEED}))
+    where ${lockWords ? sql`pg_try_advisory_xact_lock(hashtextextended(lexeme, ${WORD_LOCK_SEED}))` : sql`true`}
     order by lexeme
     on conflict do nothing`.execute(trx);
 }
@@ -67,5 +71,6 @@ export const searchWordsProjection: Projection = {
     addWords(
       trx,
       events.map((e) => wordsOf(e as RecordedEvent<Handled>)),
+      false,
     ),
 };

@@ -329,15 +329,20 @@ describe('contributing a cat', () => {
 });
 
 describe('live updates on an open page', () => {
-  it("shows another user's review and the new rating without a reload", async () => {
+  /** The creator adds a cat through the API; returns its id. */
+  async function addCat(name: string, bodegaName: string, address: string): Promise<number> {
     const added = await callApi(
       server,
       'POST',
       '/api/cats',
-      { name: 'Pickles', bodega_name: 'Live Deli', address: '9 Live St, New York, NY' },
+      { name, bodega_name: bodegaName, address },
       creator.token,
     );
-    const id = added.body.cat.id as number;
+    return added.body.cat.id as number;
+  }
+
+  it("shows another user's review and the new rating without a reload", async () => {
+    const id = await addCat('Pickles', 'Live Deli', '9 Live St, New York, NY');
     const watcher = await newPage(browser);
     await gotoRoute(watcher.page, server, `/cat/${id}`);
     await watcher.page.getByText('No reviews yet. Be the first to review!').waitFor();
@@ -353,6 +358,39 @@ describe('live updates on an open page', () => {
     await watcher.page.locator('.review').getByText(other.username).waitFor();
     await watcher.page.locator('.detail-hero').getByText('(1 review)').waitFor({ timeout: 20_000 });
     expect(await watcher.page.locator('.detail-hero .detail-rating__value').textContent()).toBe('2.0');
+    await watcher.context.close();
+  });
+  it('keeps a review posted while the page was still loading its reviews', async () => {
+    const id = await addCat('Olive', 'Slow Deli', '10 Live St, New York, NY');
+    const watcher = await newPage(browser);
+    // The page's first read of the reviews is answered before the review is posted, and reaches
+    // the page only after the review has come live.
+    let read!: () => void;
+    const wasRead = new Promise<void>((resolve) => (read = resolve));
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    await watcher.page.route(`**/api/reviews/cat/${id}?*`, async (route) => {
+      const response = await route.fetch();
+      read();
+      await released;
+      await route.fulfill({ response });
+    });
+    await gotoRoute(watcher.page, server, `/cat/${id}`);
+    await wasRead;
+    const posted = await callApi(
+      server,
+      'POST',
+      '/api/reviews',
+      { cat_id: id, rating: 4, comment: 'Came live first.' },
+      other.token,
+    );
+    expect(posted.status).toBe(201);
+    await watcher.page.getByText('Came live first.').waitFor({ timeout: 20_000 });
+    const answered = watcher.page.waitForResponse(`**/api/reviews/cat/${id}?*`);
+    release();
+    await answered;
+    await watcher.page.locator('.detail-hero').getByText('(1 review)').waitFor({ timeout: 20_000 });
+    expect(await watcher.page.getByText('Came live first.').isVisible()).toBe(true);
     await watcher.context.close();
   });
 });

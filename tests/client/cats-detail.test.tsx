@@ -33,6 +33,19 @@ const bodega = SUNNY_DELI;
 
 let live: ReturnType<typeof fakeLiveStream>;
 
+/** Bob's review of the cat, as the live stream announces it. */
+const purrfect = {
+  id: 9,
+  target_type: 'cat',
+  target_id: 12,
+  cat_id: 12,
+  bodega_id: null,
+  rating: 5,
+  comment: 'Purrfect.',
+  created_at: '2026-11-21T20:00:00.000Z',
+  user: { id: 8, username: 'bob' },
+};
+
 const renderPage = (respond?: PartialResponder) =>
   renderItemPage('cat', 12, <CatDetailPage />, { cat, bodega }, respond);
 
@@ -186,17 +199,7 @@ describe('the cat page, live', () => {
   it('adds a review, updates the rating, and follows photos without a reload', async () => {
     renderPage();
     await screen.findByRole('heading', { level: 1, name: 'Whiskers' });
-    live('review.posted', {
-      id: 9,
-      target_type: 'cat',
-      target_id: 12,
-      cat_id: 12,
-      bodega_id: null,
-      rating: 5,
-      comment: 'Purrfect.',
-      created_at: '2026-11-21T20:00:00.000Z',
-      user: { id: 8, username: 'bob' },
-    });
+    live('review.posted', purrfect);
     expect(screen.getByText('Purrfect.')).toBeTruthy();
     expect(screen.getByText('bob')).toBeTruthy();
     live('review.posted', {
@@ -325,5 +328,47 @@ describe('the cat page, live', () => {
     act(() => useLiveStore.setState({ connection: 'open' }));
     expect(await screen.findByText('Posted while connecting')).toBeTruthy();
     expect(sent.filter((r) => r.url === '/api/cats/12').length).toBe(before + 1);
+  });
+  it('keeps a review heard live while the reviews were still loading', async () => {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    renderPage(async (r) => {
+      if (!r.url.startsWith('/api/reviews/cat/12')) return undefined;
+      await held;
+      return {
+        status: 200,
+        body: { reviews: [], pagination: { page: 1, per_page: 20, total: 0, pages: 0 } },
+      };
+    });
+    await screen.findByRole('heading', { level: 1, name: 'Whiskers' });
+    live('review.posted', purrfect);
+    // The list's first page was read before the review was posted, and arrives after it.
+    await act(async () => {
+      release();
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    });
+    expect(screen.getByText('Purrfect.')).toBeTruthy();
+  });
+
+  it('keeps a rating heard live while a quiet reload was on its way', async () => {
+    let calls = 0;
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    renderPage(async (r) => {
+      if (r.url !== '/api/cats/12' || ++calls === 1) return undefined;
+      await held;
+      return { status: 200, body: { cat, bodega } };
+    });
+    await screen.findByRole('heading', { level: 1, name: 'Whiskers' });
+    act(() => useLiveStore.setState({ connection: 'open' }));
+    live('rating.updated', { target_type: 'cat', target_id: 12, rating: 4, review_count: 5 });
+    expect(screen.getByText('(5 reviews)')).toBeTruthy();
+    await act(async () => {
+      release();
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    });
+    expect(calls).toBe(2);
+    expect(screen.getByText('(5 reviews)')).toBeTruthy();
+    expect(screen.getByText('4.0')).toBeTruthy();
   });
 });

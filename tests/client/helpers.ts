@@ -3,7 +3,8 @@ import { vi } from 'vitest';
 
 export type SentRequest = { url: string; method: string; headers: Record<string, string>; body: unknown };
 export type Reply = { status: number; body?: unknown } | 'network-error' | 'never';
-export type Responder = (request: SentRequest) => Reply;
+/** A reply, or one held back until the promise settles (a slow answer the test releases). */
+export type Responder = (request: SentRequest) => Reply | Promise<Reply>;
 
 export function scriptedFetch(respond: Responder) {
   const sent: SentRequest[] = [];
@@ -12,7 +13,7 @@ export function scriptedFetch(respond: Responder) {
     const body = typeof init.body === 'string' ? JSON.parse(init.body) : init.body;
     const request = { url: String(input), method: init.method ?? 'GET', headers, body };
     sent.push(request);
-    const reply = respond(request);
+    const reply = await respond(request);
     if (reply === 'network-error') throw new TypeError('Failed to fetch');
     if (reply === 'never') return new Promise<Response>(() => {});
     return new Response(reply.body === undefined ? '' : JSON.stringify(reply.body), {

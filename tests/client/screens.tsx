@@ -11,7 +11,7 @@ import type { LiveListener, LiveMessage } from '../../client/src/features/live/t
 import { scriptedFetch, type Reply, type Responder, type SentRequest } from './helpers.ts';
 
 /** Answers a request, or leaves it (undefined) to the defaults. */
-export type PartialResponder = (request: SentRequest) => Reply | undefined;
+export type PartialResponder = (request: SentRequest) => Reply | undefined | Promise<Reply | undefined>;
 
 /** Renders the routes at `url`, with the toasts; answers the router, to see where the app went. */
 export function renderRoutes(routes: RouteObject[], url: string) {
@@ -50,8 +50,8 @@ export function renderItemPage(
   body: unknown,
   respond: PartialResponder = () => undefined,
 ) {
-  const fetch = scriptedFetch((request) => {
-    const own = respond(request);
+  const fetch = scriptedFetch(async (request) => {
+    const own = await respond(request);
     if (own) return own;
     if (request.url === `/api/${kind}s/${id}`) return { status: 200, body };
     if (request.url.startsWith(`/api/reviews/${kind}/${id}`))

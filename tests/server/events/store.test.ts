@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEventStore } from '../../../server/events/store.ts';
+import { createEventStore, EVENTS_CHANNEL, writeTransaction } from '../../../server/events/store.ts';
 import {
   createEventCountsTable,
   eventCount,
@@ -106,6 +106,39 @@ describe('event store append', () => {
       .where('stream_id', '=', 'saves-9')
       .executeTakeFirst();
     expect(stream).toBeUndefined();
+  });
+
+  it('wakes listeners once a write through writeTransaction has committed, and not before', async () => {
+    const heard: string[] = [];
+    const unlisten = await t.database.listen(EVENTS_CHANNEL, (payload) => heard.push(payload));
+    try {
+      let position = 0;
+      await writeTransaction(t.database.db, async (trx) => {
+        const r = await store.append(trx, 'saves-notify', 0, [saved(7, 1), saved(7, 2)]);
+        position = r.events[1]!.position;
+        // Still inside the transaction: nothing may have been announced yet.
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        expect(heard).toEqual([]);
+      });
+      const deadline = Date.now() + 5000;
+      while (!heard.includes(String(position)) && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      expect(heard).toContain(String(position));
+
+      // A rolled-back write announces nothing.
+      heard.length = 0;
+      await expect(
+        writeTransaction(t.database.db, async (trx) => {
+          await store.append(trx, 'saves-notify-2', 0, [saved(7, 3)]);
+          throw new Error('roll back');
+        }),
+      ).rejects.toThrow('roll back');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(heard).toEqual([]);
+    } finally {
+      await unlisten();
+    }
   });
 
   it('concurrent appends to one stream with the same expected version: exactly one wins', async () => {

@@ -1,7 +1,8 @@
 // Loads one catalogue item's page data and keeps it current from the live stream: what the item's
 // own `applyLive` makes of each message shows on the open page without a reload, a `reset` or a
 // reconnection reloads quietly, and a 404 (or a deletion) turns the page into its missing state.
-import { useCallback, useEffect, useState } from 'react';
+// A load's answer may predate messages heard while it was on its way: those are applied to it again.
+import { useCallback, useEffect, useRef, useState } from 'react';
 import toast from 'react-hot-toast/headless';
 import { ApiError } from '../../../lib/api.ts';
 import { useLiveCatchUp } from '../../../hooks/use-live-catch-up.ts';
@@ -27,23 +28,34 @@ export function useLiveDetail<Data>(
 ): DetailState<Data> & { reload(): void } {
   const [state, setState] = useState<DetailState<Data>>({ status: 'loading' });
   const { read, applyLive, failure } = detail;
+  const apply = useCallback(
+    (current: DetailState<Data>, message: LiveEvent) =>
+      current.status === 'ready' ? applyLive(current, message) : current,
+    [applyLive],
+  );
+  /** Per load in flight, the live messages heard since it was sent. */
+  const heardDuringLoads = useRef(new Set<LiveEvent[]>());
 
   const load = useCallback(
     async (quiet: boolean) => {
       if (!Number.isInteger(id) || id <= 0) return setState({ status: 'missing' });
       if (!quiet) setState({ status: 'loading' });
+      const heard: LiveEvent[] = [];
+      heardDuringLoads.current.add(heard);
       try {
         const data = await read(id);
-        setState({ status: 'ready', ...data });
+        setState(heard.reduce<DetailState<Data>>(apply, { status: 'ready', ...data }));
       } catch (error) {
         if (error instanceof ApiError && error.status === 404) return setState({ status: 'missing' });
         // A quiet refresh that fails leaves the page as it was.
         if (quiet) return;
         toast.error(failure);
         setState({ status: 'failed' });
+      } finally {
+        heardDuringLoads.current.delete(heard);
       }
     },
-    [id, read, failure],
+    [id, read, apply, failure],
   );
 
   useEffect(() => {
@@ -53,7 +65,8 @@ export function useLiveDetail<Data>(
   useLiveCatchUp(() => void load(true));
   useLiveEvents((message) => {
     if (message.type === 'reset') return void load(true);
-    setState((current) => (current.status === 'ready' ? applyLive(current, message) : current));
+    for (const heard of heardDuringLoads.current) heard.push(message);
+    setState((current) => apply(current, message));
   });
 
   return { ...state, reload: () => void load(false) };

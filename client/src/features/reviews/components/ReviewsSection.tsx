@@ -1,6 +1,6 @@
 // The reviews of a cat or shop: the list (newest first, kept current by the live stream), and for
 // signed-in visitors the 'Write Review' button that opens the form.
-import { useCallback, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { Review, TargetType } from '../../../lib/catalogue.ts';
 import { useLiveCatchUp } from '../../../hooks/use-live-catch-up.ts';
 import { useLiveEvents } from '../../live/use-live-events.ts';
@@ -15,25 +15,30 @@ type ReviewsSectionProps = { targetType: TargetType; targetId: number };
 
 type Loaded = { reviews: Review[]; page: number; pages: number };
 
+const NOTHING_LOADED: Loaded = { reviews: [], page: 0, pages: 0 };
+
 export function ReviewsSection({ targetType, targetId }: ReviewsSectionProps) {
   const user = useSession((s) => s.user);
   const [writing, setWriting] = useState(false);
-  const [loaded, setLoaded] = useState<Loaded>({ reviews: [], page: 0, pages: 0 });
+  const [loaded, setLoaded] = useState<Loaded>(NOTHING_LOADED);
   const [loadingMore, setLoadingMore] = useState(false);
 
-  const load = useCallback(async () => {
-    try {
-      const { reviews, pagination } = await getReviews(targetType, targetId);
-      setLoaded({ reviews, page: 1, pages: pagination.pages });
-    } catch {
-      // The page stays useful without its reviews: the spec keeps this failure silent.
-      setLoaded({ reviews: [], page: 0, pages: 0 });
-    }
-  }, [targetType, targetId]);
-
   useEffect(() => {
-    void load();
-  }, [load]);
+    let current = true;
+    setLoaded(NOTHING_LOADED);
+    getReviews(targetType, targetId).then(
+      // Reviews heard live while the first page was on its way stay: it may predate them.
+      ({ reviews, pagination }) =>
+        current &&
+        setLoaded((l) => ({ reviews: mergeReviews(l.reviews, reviews), page: 1, pages: pagination.pages })),
+      () => {
+        // The page stays useful without its reviews: the spec keeps this failure silent.
+      },
+    );
+    return () => {
+      current = false;
+    };
+  }, [targetType, targetId]);
 
   /** Adds the newest reviews to what is listed (after the live stream may have missed some). */
   async function refresh() {
