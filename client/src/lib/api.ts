@@ -30,6 +30,8 @@ export type RequestOptions = {
   headers?: Record<string, string>;
   /** Leave the session alone on 401 (the profile check handles its own failure quietly). */
   keepSessionOn401?: boolean;
+  /** Cancels the request (a query the screen no longer needs); the abort reason is thrown. */
+  signal?: AbortSignal;
 };
 
 let bearerToken: string | null = null;
@@ -103,8 +105,10 @@ async function request<T>(
       headers,
       body: payload,
       cache: 'no-store',
+      signal: options.signal,
     });
-  } catch {
+  } catch (error) {
+    if (options.signal?.aborted) throw error;
     throw new ApiError(0, 'network', NETWORK_ERROR_MESSAGE);
   }
   const data = await readBody(response).catch(() => null);
@@ -128,6 +132,16 @@ export const api = {
   upload: <T>(path: string, formData: FormData, options?: RequestOptions) =>
     request<T>('POST', path, formData, options),
 };
+
+/** What a read answers, or null when the server says it does not exist (404). */
+export async function nullWhenMissing<T>(read: Promise<T>): Promise<T | null> {
+  try {
+    return await read;
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) return null;
+    throw error;
+  }
+}
 
 /** The text a toast shows for a failed call: the server's error, else the screen's fallback. */
 export function errorMessage(error: unknown, fallback: string): string {
