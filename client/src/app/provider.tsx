@@ -2,6 +2,7 @@ import { useEffect, type ReactNode } from 'react';
 import { Toaster } from 'react-hot-toast';
 import { useSession } from '../features/auth/stores/session.ts';
 import { QueryProvider } from './query-provider.tsx';
+import './toasts.css';
 
 // Durations of the product: errors and plain messages 4 s, successes 2 s, loading until dismissed.
 const toastOptions = {

@@ -10,6 +10,7 @@ import {
 import type { SearchTab } from '../model/search-state.ts';
 import { RangeField } from './RangeField.tsx';
 import { SelectField } from './SelectField.tsx';
+import './filter-panel.css';
 
 type FilterPanelProps = {
   id: string;

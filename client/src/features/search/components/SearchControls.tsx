@@ -1,6 +1,7 @@
 import type { FormEvent } from 'react';
 import { Icon } from '../../../components/Icon.tsx';
 import type { GeolocationStatus } from '../model/geolocation.ts';
+import './search-controls.css';
 
 type SearchControlsProps = {
   draft: string;

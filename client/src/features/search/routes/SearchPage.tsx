@@ -32,7 +32,7 @@ import { toMapLocations } from '../model/map-locations.ts';
 import type { SearchResults } from '../model/results.ts';
 import { NEARBY_RADIUS_KM } from '../model/search-request.ts';
 import type { SearchState, SearchTab } from '../model/search-state.ts';
-import '../search.css';
+import './search-page.css';
 
 /** The initial search and filter options wait this long after the session check. */
 export const INITIAL_LOAD_DELAY_MS = 2000;

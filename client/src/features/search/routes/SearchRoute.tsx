@@ -1,5 +1,6 @@
 import { lazy, Suspense } from 'react';
 import { Spinner } from '../../../components/Spinner.tsx';
+import './search-route.css';
 
 // The heading is part of the app shell so it paints at once; the controls, map and results (the
 // heavy part) download with this route.

@@ -11,6 +11,7 @@ import { DEFAULT_CENTER, DEFAULT_ZOOM, TYPE_LABEL, type MapLocation, type MapVie
 import { gridLines, scaleBar } from './grid.ts';
 import { Landmarks } from './landmarks.tsx';
 import { spreadOverlapping } from './spread.ts';
+import './fallback-map.css';
 
 const HEIGHT = 500;
 const MIN_ZOOM = 3;
