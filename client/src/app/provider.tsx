@@ -1,7 +1,6 @@
 import { useEffect, type ReactNode } from 'react';
 import { Toaster } from 'react-hot-toast';
 import { useSession } from '../features/auth/stores/session.ts';
-import { QueryProvider } from './query-provider.tsx';
 import './toasts.css';
 
 // Durations of the product: errors and plain messages 4 s, successes 2 s, loading until dismissed.
@@ -18,9 +17,9 @@ export function AppProvider({ children }: { children: ReactNode }) {
     void init();
   }, [init]);
   return (
-    <QueryProvider>
+    <>
       {children}
       <Toaster position="top-right" toastOptions={toastOptions} containerClassName="toasts" />
-    </QueryProvider>
+    </>
   );
 }
