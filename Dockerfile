@@ -17,7 +17,7 @@ ENV NODE_ENV=production \
 WORKDIR /app
 COPY --from=build --chown=node:node /app/node_modules ./node_modules
 COPY --from=build --chown=node:node /app/client/dist ./client/dist
-COPY --chown=node:node package.json tsconfig.json ./
+COPY --chown=node:node package.json tsconfig.json main.ts ./
 COPY --chown=node:node server ./server
 COPY --chown=node:node workers ./workers
 COPY --chown=node:node migrations ./migrations
@@ -27,4 +27,4 @@ USER node
 EXPOSE 3000
 HEALTHCHECK --interval=10s --timeout=3s --retries=5 \
   CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/api/ready').then(r=>process.exit(r.ok?0:1)).catch(()=>process.exit(1))"
-CMD ["node", "--import", "tsx", "server/main.ts", "api"]
+CMD ["node", "--import", "tsx", "main.ts", "api"]

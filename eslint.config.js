@@ -1,7 +1,32 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
+import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 import globals from 'globals';
+
+// The floors of the server (see docs/architecture.md): shared infrastructure below the domains.
+const INFRA = [
+  './server/events',
+  './server/queue',
+  './server/db',
+  './server/http',
+  './server/plugins',
+  './server/errors.ts',
+  './server/config.ts',
+  './server/dependency-errors.ts',
+  './server/jwt-secret.ts',
+];
+const DOMAINS = [
+  './server/accounts',
+  './server/catalogue',
+  './server/lists',
+  './server/live',
+  './server/ops',
+  './server/photos',
+  './server/reviews',
+  './server/search',
+  './server/system',
+];
 
 export default tseslint.config(
   {
@@ -21,9 +46,52 @@ export default tseslint.config(
   {
     languageOptions: { globals: { ...globals.node } },
     rules: {
-      '@typescript-eslint/no-explicit-any': 'off',
+      '@typescript-eslint/no-explicit-any': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       'no-empty': ['error', { allowEmptyCatch: true }],
+    },
+  },
+  {
+    // Type-aware rules: a promise nobody awaits loses its errors.
+    files: ['**/*.{ts,tsx}'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: { '@typescript-eslint/no-floating-promises': 'error' },
+  },
+  {
+    // The layering: no import cycles; the server never imports the worker process, the scripts or
+    // the process entry; infrastructure never imports a domain; the catalogue never imports lists
+    // (lists reads the catalogue; the catalogue asks the reader's lists through ReaderLists).
+    files: ['main.ts', 'server/**/*.ts', 'workers/**/*.ts', 'scripts/**/*.ts', 'contract/**/*.ts'],
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/ignore': ['node_modules'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
+      'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js'] })],
+    },
+    rules: {
+      'import-x/no-cycle': 'error',
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          zones: [
+            {
+              target: './server',
+              from: ['./workers', './scripts', './main.ts'],
+              message: 'The server never imports the worker process, the scripts or the process entry.',
+            },
+            ...INFRA.map((target) => ({
+              target,
+              from: DOMAINS,
+              message: 'Shared infrastructure sits below the domains and never imports one.',
+            })),
+            {
+              target: './server/catalogue',
+              from: './server/lists',
+              message: 'The catalogue reaches the reader’s lists through ReaderLists (see routes.ts).',
+            },
+          ],
+        },
+      ],
     },
   },
   {

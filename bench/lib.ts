@@ -100,7 +100,7 @@ export async function httpLoad(options: {
     headers: options.headers,
     requests: [
       {
-        setupRequest: (req: any) => {
+        setupRequest: (req: autocannon.Request) => {
           const n = i++;
           req.path = options.paths[n % options.paths.length];
           if (options.bodies) req.body = options.bodies[n % options.bodies.length];
@@ -114,10 +114,7 @@ export async function httpLoad(options: {
   const non2xx = result.non2xx + result.errors + result.timeouts;
   return {
     p50: result.latency.p50,
-    p95:
-      (result.latency as any).p97_5 !== undefined
-        ? interpolateP95(result.latency as any)
-        : result.latency.p99,
+    p95: interpolateP95(result.latency),
     p99: result.latency.p99,
     rps: result.requests.average,
     requests: result.requests.total,
@@ -125,8 +122,9 @@ export async function httpLoad(options: {
   };
 }
 
-// autocannon reports p90 and p97.5, not p95: interpolate between them.
-function interpolateP95(l: { p90: number; p97_5: number }): number {
+// autocannon reports p90 and p97.5, not p95: interpolate between them (p99 where p97.5 is missing).
+function interpolateP95(l: { p90: number; p99: number; p97_5?: number }): number {
+  if (l.p97_5 === undefined) return l.p99;
   return l.p90 + ((l.p97_5 - l.p90) * (95 - 90)) / (97.5 - 90);
 }
 

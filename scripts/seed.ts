@@ -3,7 +3,7 @@
 // running app when it has the data directory open.
 import { loadConfig } from '../server/config.ts';
 import { closeServices, createServices, type Services } from '../server/services.ts';
-import { seedDemoData } from './seed-data.ts';
+import { seedDemoData } from '../server/catalogue/demo-city.ts';
 import { runningAppOrExit } from './running-app.ts';
 
 async function seed(): Promise<{ bodegas: number; cats: number }> {

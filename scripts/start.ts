@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { CLIENT_DIST } from '../server/app.ts';
-import { main } from '../server/main.ts';
+import { main } from '../main.ts';
 
 if (!existsSync(path.join(CLIENT_DIST, 'index.html'))) {
   console.log('Building the web client (first start only)...');

@@ -1,13 +1,10 @@
-// The registry of domain modules: their projections, the jobs their events dispatch, and their
-// routes. Each domain adds itself here and nowhere else.
+// The registry of the domains' projections: each domain with read tables adds itself here and
+// nowhere else. (Their routes are listed in routes.ts, their jobs in workers/jobs.ts.)
 import type { Projection } from './events/projection.ts';
-import type { DispatchRule } from '../workers/dispatcher.ts';
 import { catalogueProjection } from './catalogue/projection.ts';
 import { photosProjection } from './photos/projection.ts';
-import { photoDeletedRule, photoUploadedRule } from './photos/dispatch.ts';
 import { savesProjection } from './lists/saves-projection.ts';
 import { reviewsProjection } from './reviews/projection.ts';
-import { ratingsDispatchRules } from '../workers/ratings.ts';
 import { searchWordsProjection } from './search/words-projection.ts';
 
 export const projections: readonly Projection[] = [
@@ -16,10 +13,4 @@ export const projections: readonly Projection[] = [
   savesProjection,
   photosProjection,
   searchWordsProjection,
-];
-
-export const dispatchRules: readonly DispatchRule[] = [
-  ...ratingsDispatchRules,
-  photoUploadedRule,
-  photoDeletedRule,
 ];

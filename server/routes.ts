@@ -1,5 +1,6 @@
 // Domain route modules, mounted under /api. Each is a plain (encapsulated) Fastify plugin.
 import type { FastifyPluginAsync } from 'fastify';
+import type { ReaderLists } from './catalogue/details.ts';
 import systemRoutes from './system/routes.ts';
 import photosRoutes from './photos/routes.ts';
 import catRoutes from './catalogue/cats.routes.ts';
@@ -7,14 +8,19 @@ import bodegaRoutes from './catalogue/bodegas.routes.ts';
 import liveRoutes from './live/routes.ts';
 import accountRoutes from './accounts/routes.ts';
 import listRoutes from './lists/routes.ts';
+import { recordView } from './lists/recently-viewed.ts';
+import { isSaved } from './lists/saves.ts';
 import reviewsRoutes from './reviews/routes.ts';
 import searchRoutes from './search/routes.ts';
+
+/** The catalogue shows a reader's saves and records their views through the lists domain. */
+const readerLists: ReaderLists = { isSaved, recordView };
 
 export const apiRoutes: { prefix: string; plugin: FastifyPluginAsync }[] = [
   { prefix: '', plugin: systemRoutes },
   { prefix: '/photos', plugin: photosRoutes },
-  { prefix: '/cats', plugin: catRoutes },
-  { prefix: '/bodegas', plugin: bodegaRoutes },
+  { prefix: '/cats', plugin: async (app) => app.register(catRoutes, { lists: readerLists }) },
+  { prefix: '/bodegas', plugin: async (app) => app.register(bodegaRoutes, { lists: readerLists }) },
   { prefix: '', plugin: liveRoutes },
   { prefix: '/auth', plugin: accountRoutes },
   { prefix: '', plugin: listRoutes },

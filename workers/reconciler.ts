@@ -6,8 +6,8 @@
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../server/db/schema.ts';
 import type { Services } from '../server/services.ts';
-import type { JobRequest } from './jobs.ts';
-import { AVERAGE_RATING } from './ratings.ts';
+import type { JobRequest } from '../server/queue/jobs.ts';
+import { AVERAGE_RATING } from '../server/reviews/ratings.ts';
 
 export type ReconcileResult = { photos: number; ratings: number };
 

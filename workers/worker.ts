@@ -2,10 +2,9 @@
 // process; production runs it as separate `npm run worker` processes.
 import os from 'node:os';
 import type { Services } from '../server/services.ts';
-import { dispatchRules } from '../server/domains.ts';
+import { createProcessors, dispatchRules } from './jobs.ts';
 import type { ConsumerLoop } from '../server/events/consumer.ts';
-import { startDispatcher } from './dispatcher.ts';
-import { createProcessors } from './processors.ts';
+import { startDispatcher } from '../server/queue/dispatcher.ts';
 import { createReconciler } from './reconciler.ts';
 
 /** How often the reconciler looks for unfinished work. */

@@ -17,21 +17,24 @@ async function microsPerCall(count: number, run: () => Promise<unknown>): Promis
   return ((performance.now() - started) * 1000) / count;
 }
 
+/** The one table this scenario makes. */
+type BenchTables = { bench_items: { id: number; name: string } };
+
 export const scenario: Scenario = {
   name: 'embedded',
   async run({ quick }): Promise<BenchRow[]> {
     const calls = quick ? 500 : 3000;
     const rounds = quick ? 3 : 7;
     const inThread = await PGlite.create();
-    const direct = new Kysely<any>({ dialect: new PGliteDialect(() => inThread) });
+    const direct = new Kysely<BenchTables>({ dialect: new PGliteDialect(() => inThread) });
     const threaded = await openDatabase({ url: null });
-    const worker = threaded.db as unknown as Kysely<any>;
+    const worker = threaded.db as unknown as Kysely<BenchTables>;
     try {
       for (const db of [direct, worker]) {
         await sql`create table bench_items (id int primary key, name text not null)`.execute(db);
         await sql`insert into bench_items select g, 'item ' || g from generate_series(1, 1000) g`.execute(db);
       }
-      const statements: Record<string, (db: Kysely<any>, i: number) => Promise<unknown>> = {
+      const statements: Record<string, (db: Kysely<BenchTables>, i: number) => Promise<unknown>> = {
         'select 1': (db) => sql`select 1`.execute(db),
         'primary-key lookup': (db, i) =>
           db

@@ -15,7 +15,7 @@ import { migrateToLatest } from '../../server/db/migrate.ts';
 import { streamIds } from '../../server/events/types.ts';
 import { VARIANT_SIZES } from '../../server/photos/urls.ts';
 import type { Services } from '../../server/services.ts';
-import { createPhotosProcessor } from '../../workers/photos.ts';
+import { createPhotosProcessor } from '../../server/photos/jobs.ts';
 import { startWorker } from '../../workers/worker.ts';
 import { benchServices, percentile, row } from '../lib.ts';
 import type { BenchRow, Scenario } from '../types.ts';

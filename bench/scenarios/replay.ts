@@ -1,7 +1,9 @@
 // Replay: events/s of a full rebuild of every projection from a log of 1,000,000 events, against
 // COPY of the same rows (the database's own bulk speed) measured in the same run.
 import { pipeline } from 'node:stream/promises';
+import type { Kysely } from 'kysely';
 import pg from 'pg';
+import type { DB } from '../../server/db/schema.ts';
 import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
 import { projections } from '../../server/domains.ts';
 import { createEventStore } from '../../server/events/store.ts';
@@ -25,7 +27,7 @@ export async function generateLog(database: import('../../server/db/database.ts'
   const cats = Math.max(20, Math.ceil((total - bodegas) / 9));
   let appended = 0;
   let reviewId = 0;
-  const batch = async (work: (trx: any) => Promise<void>) => database.db.transaction().execute(work);
+  const batch = async (work: (trx: Kysely<DB>) => Promise<void>) => database.db.transaction().execute(work);
 
   for (let b = 1; b <= bodegas; b += 200) {
     await batch(async (trx) => {

@@ -1,4 +1,4 @@
-// Embedded-mode start-up: time from spawning `server/main.ts all` with no DATABASE_URL/REDIS_URL to
+// Embedded-mode start-up: time from spawning `main.ts all` with no DATABASE_URL/REDIS_URL to
 // its first answer on /api/health, on a fresh data directory (migrations included) and on an
 // existing one, against a bare Fastify process started the same way (the runtime's own floor).
 import { spawn } from 'node:child_process';
@@ -69,8 +69,8 @@ export const scenario: Scenario = {
           DATABASE_URL: '',
           REDIS_URL: '',
         };
-        cold.push(await timeToHealthy(['server/main.ts', 'all'], env, await freePort()));
-        warm.push(await timeToHealthy(['server/main.ts', 'all'], env, await freePort()));
+        cold.push(await timeToHealthy(['main.ts', 'all'], env, await freePort()));
+        warm.push(await timeToHealthy(['main.ts', 'all'], env, await freePort()));
         bare.push(await timeToHealthy([bareFile], {}, await freePort()));
         fs.rmSync(dir, { recursive: true, force: true });
       }

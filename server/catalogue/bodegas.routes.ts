@@ -5,7 +5,7 @@ import { Type } from '@sinclair/typebox';
 import { runCommand } from '../http/idempotency.ts';
 import { BodegaDetail, CatSummary, errors } from '../http/schemas.ts';
 import { addBodega, deleteBodega, editBodega } from './commands.ts';
-import { bodegaResponse, type BodegaResponse as BodegaAnswer } from './details.ts';
+import { bodegaResponse, type ReaderLists, type BodegaResponse as BodegaAnswer } from './details.ts';
 import { createGeocoder } from './geocoder.ts';
 import {
   IfMatch,
@@ -21,7 +21,7 @@ import { normalizeText } from './normalize.ts';
 import { BodegaBody, cleanText, coordinatesOf, expectedVersionOf, type Coordinates } from './validation.ts';
 
 const BodegaResponse = Type.Object({ bodega: BodegaDetail, cats: Type.Array(CatSummary) });
-const bodega: ItemRoutes<BodegaAnswer> = {
+const bodegaItem: Omit<ItemRoutes<BodegaAnswer>, 'lists'> = {
   type: 'bodega',
   missing: 'Bodega not found',
   deleted: 'Bodega deleted',
@@ -30,7 +30,9 @@ const bodega: ItemRoutes<BodegaAnswer> = {
   remove: deleteBodega,
 };
 
-const bodegaRoutes: FastifyPluginAsync = async (app) => {
+/** Options: the reader's lists, for `saved` and recently viewed (see details.ts). */
+const bodegaRoutes: FastifyPluginAsync<{ lists: ReaderLists }> = async (app, { lists }) => {
+  const bodega: ItemRoutes<BodegaAnswer> = { ...bodegaItem, lists };
   const { database, config, logger } = app.services;
   const { db } = database;
   const geocoder = createGeocoder(config, logger);

@@ -5,7 +5,7 @@ import { Type } from '@sinclair/typebox';
 import { runCommand } from '../http/idempotency.ts';
 import { BodegaSummary, CatDetail, errors } from '../http/schemas.ts';
 import { addCat, deleteCat, editCat, findBodegaIdByKey, findOrAddBodega } from './commands.ts';
-import { catResponse, type CatResponse as CatAnswer } from './details.ts';
+import { catResponse, type ReaderLists, type CatResponse as CatAnswer } from './details.ts';
 import { createGeocoder } from './geocoder.ts';
 import {
   IfMatch,
@@ -29,7 +29,7 @@ import {
 } from './validation.ts';
 
 const CatResponse = Type.Object({ cat: CatDetail, bodega: BodegaSummary });
-const cat: ItemRoutes<CatAnswer> = {
+const catItem: Omit<ItemRoutes<CatAnswer>, 'lists'> = {
   type: 'cat',
   missing: 'Cat not found',
   deleted: 'Cat deleted',
@@ -38,7 +38,9 @@ const cat: ItemRoutes<CatAnswer> = {
   remove: deleteCat,
 };
 
-const catRoutes: FastifyPluginAsync = async (app) => {
+/** Options: the reader's lists, for `saved` and recently viewed (see details.ts). */
+const catRoutes: FastifyPluginAsync<{ lists: ReaderLists }> = async (app, { lists }) => {
+  const cat: ItemRoutes<CatAnswer> = { ...catItem, lists };
   const { database, config, logger } = app.services;
   const { db } = database;
   const geocoder = createGeocoder(config, logger);

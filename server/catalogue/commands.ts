@@ -5,7 +5,6 @@ import type { DB } from '../db/schema.ts';
 import { ConcurrencyError, NotFound } from '../errors.ts';
 import { nextId, type EventStore } from '../events/store.ts';
 import { streamIds, type BodegaFields, type CatFields, type EventMetadata } from '../events/types.ts';
-import { forgetViews } from '../lists/recently-viewed.ts';
 import { lockTarget } from '../events/target-rows.ts';
 import { deletePhotosOfTarget, lockTargetPhotos } from '../photos/commands.ts';
 import { decideBodega, type BodegaText } from './bodega.ts';
@@ -98,7 +97,6 @@ export async function deleteCat(
   const events = decideCat({ type: 'DeleteCat', actorId, expectedVersion }, cat);
   await deletePhotosOfTarget(ctx.trx, ctx.store, { type: 'cat', id: catId }, ctx.metadata);
   await ctx.store.append(ctx.trx, streamIds.cat(catId), cat!.version, events, { metadata: ctx.metadata });
-  await forgetViews(ctx.trx, 'cat', [catId]);
 }
 
 export type BodegaEdit = {
@@ -162,8 +160,6 @@ export async function deleteBodega(
   await ctx.store.append(ctx.trx, streamIds.bodega(bodegaId), bodega!.version, events, {
     metadata: ctx.metadata,
   });
-  await forgetViews(ctx.trx, 'cat', current);
-  await forgetViews(ctx.trx, 'bodega', [bodegaId]);
 }
 
 export async function verifyBodega(ctx: WriteContext, bodegaId: number, isVerified: boolean): Promise<void> {

@@ -2,7 +2,6 @@
 // the write's `trx` (a write answers with what it just wrote) and the viewer, for `saved`.
 import type { Kysely } from 'kysely';
 import type { DB, TargetType } from '../db/schema.ts';
-import { isSaved } from '../lists/saves.ts';
 import { listPhotos, type Photo } from '../photos/read.ts';
 import {
   findBodegaSummary,
@@ -24,11 +23,22 @@ export type BodegaResponse = { bodega: BodegaDetail; cats: CatSummary[] };
 /** The caller's user id, or null when signed out (who never has anything saved). */
 export type Viewer = number | null;
 
-async function savedBy(db: Kysely<DB>, viewer: Viewer, type: TargetType, id: number): Promise<boolean> {
-  return viewer !== null && isSaved(db, viewer, type, id);
+/**
+ * What the catalogue asks of a signed-in reader's own lists. The lists domain answers (routes.ts
+ * hands it to the catalogue's routes), so the catalogue never imports it.
+ */
+export type ReaderLists = {
+  isSaved(db: Kysely<DB>, userId: number, type: TargetType, id: number): Promise<boolean>;
+  recordView(db: Kysely<DB>, userId: number, type: TargetType, id: number): Promise<void>;
+};
+
+type Reader = { viewer: Viewer; lists: ReaderLists };
+
+async function savedBy(db: Kysely<DB>, reader: Reader, type: TargetType, id: number): Promise<boolean> {
+  return reader.viewer !== null && reader.lists.isSaved(db, reader.viewer, type, id);
 }
 
-export async function catResponse(db: Kysely<DB>, id: number, viewer: Viewer): Promise<CatResponse | null> {
+export async function catResponse(db: Kysely<DB>, id: number, reader: Reader): Promise<CatResponse | null> {
   const row = await selectCatSummaries(db)
     .leftJoin('users', 'users.id', 'cats.created_by')
     .select(['users.username as creator_username', 'cats.version'])
@@ -42,7 +52,7 @@ export async function catResponse(db: Kysely<DB>, id: number, viewer: Viewer): P
     creator_username: row.creator_username ?? null,
     photos: await listPhotos(db, 'cat', id),
     version: row.version,
-    saved: await savedBy(db, viewer, 'cat', id),
+    saved: await savedBy(db, reader, 'cat', id),
   };
   return { cat, bodega };
 }
@@ -50,7 +60,7 @@ export async function catResponse(db: Kysely<DB>, id: number, viewer: Viewer): P
 export async function bodegaResponse(
   db: Kysely<DB>,
   id: number,
-  viewer: Viewer,
+  reader: Reader,
 ): Promise<BodegaResponse | null> {
   const row = await selectBodegaSummaries(db)
     .leftJoin('users', 'users.id', 'bodegas.created_by')
@@ -68,7 +78,7 @@ export async function bodegaResponse(
     creator_username: row.creator_username ?? null,
     photos: await listPhotos(db, 'bodega', id),
     version: row.version,
-    saved: await savedBy(db, viewer, 'bodega', id),
+    saved: await savedBy(db, reader, 'bodega', id),
   };
   return { bodega, cats: cats.map(toCatSummary) };
 }

@@ -7,10 +7,9 @@ import type { DB, TargetType } from '../db/schema.ts';
 import { NotFound } from '../errors.ts';
 import { runCommand } from '../http/idempotency.ts';
 import { errors, pathId } from '../http/schemas.ts';
-import { recordView } from '../lists/recently-viewed.ts';
 import type { AuthUser } from '../plugins/auth.ts';
 import type { WriteContext } from './commands.ts';
-import type { Viewer } from './details.ts';
+import type { ReaderLists, Viewer } from './details.ts';
 import { expectedVersionOf } from './validation.ts';
 
 export const IfMatch = Type.Object({ 'if-match': Type.Optional(Type.String()) });
@@ -38,15 +37,16 @@ export function writeContext(request: FastifyRequest, trx: Kysely<DB>): WriteCon
   };
 }
 
-export async function recordViewQuietly(
+async function recordViewQuietly(
   request: FastifyRequest,
+  lists: ReaderLists,
   type: TargetType,
   id: number,
 ): Promise<void> {
   const user = request.currentUser;
   if (!user) return;
   try {
-    await recordView(request.server.services.database.db, user.id, type, id);
+    await lists.recordView(request.server.services.database.db, user.id, type, id);
   } catch (error) {
     request.log.warn({ err: error, type, id }, 'could not record a recently viewed item');
   }
@@ -61,7 +61,9 @@ export type ItemRoutes<Body> = {
   deleted: string;
   /** The schema of the item's full answer (read, add and edit). */
   response: TSchema;
-  read(db: Kysely<DB>, id: number, viewer: Viewer): Promise<Body | null>;
+  /** The reader's saves and recently viewed items, as the lists domain keeps them. */
+  lists: ReaderLists;
+  read(db: Kysely<DB>, id: number, reader: { viewer: Viewer; lists: ReaderLists }): Promise<Body | null>;
   remove(ctx: WriteContext, id: number, actorId: number, expected: number | null): Promise<unknown>;
 };
 
@@ -72,7 +74,7 @@ export async function itemResponse<Body>(
   id: number,
   viewer: Viewer,
 ): Promise<Body> {
-  const body = await item.read(db, id, viewer);
+  const body = await item.read(db, id, { viewer, lists: item.lists });
   if (!body) throw new NotFound(item.missing);
   return body;
 }
@@ -86,7 +88,7 @@ export function registerReadAndDelete<Body>(app: FastifyInstance, item: ItemRout
     async (request) => {
       const id = itemId(request.params.id, item.missing);
       const body = await itemResponse(item, db, id, request.currentUser?.id ?? null);
-      await recordViewQuietly(request, item.type, id);
+      await recordViewQuietly(request, item.lists, item.type, id);
       return body;
     },
   );

@@ -115,12 +115,7 @@ export function selectBodegaSummaries(db: Kysely<DB>) {
     );
 }
 
-type RowOf<Q> =
-  Q extends SelectQueryBuilder<DB, never, infer O>
-    ? O
-    : Q extends SelectQueryBuilder<any, any, infer O>
-      ? O
-      : never;
+type RowOf<Q> = Q extends SelectQueryBuilder<DB, infer _Tables, infer O> ? O : never;
 export type CatSummaryRow = RowOf<ReturnType<typeof selectCatSummaries>>;
 export type BodegaSummaryRow = RowOf<ReturnType<typeof selectBodegaSummaries>>;
 

@@ -14,7 +14,7 @@ import { Conflict, Invalid, NotFound, Unauthorized } from '../errors.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import { projections } from '../domains.ts';
 import { replay } from '../events/replay.ts';
-import { seedDemoData } from '../../scripts/seed-data.ts';
+import { seedDemoData } from '../catalogue/demo-city.ts';
 import { databaseChecks } from './doctor-checks.ts';
 import { sameSecret } from './routes.ts';
 

@@ -5,7 +5,7 @@ import { sql } from 'kysely';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { FastifyInstance } from 'fastify';
 import { consumerLag } from '../events/consumer.ts';
-import { QUEUE_NAMES } from '../../workers/jobs.ts';
+import { QUEUE_NAMES } from '../queue/jobs.ts';
 import { liveStats } from '../live/stats.ts';
 
 export function createMetrics(app: FastifyInstance) {

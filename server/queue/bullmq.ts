@@ -2,14 +2,8 @@
 // workers keep reconnecting.
 import { DelayedError, Queue, Worker, UnrecoverableError, type ConnectionOptions } from 'bullmq';
 import { Redis } from 'ioredis';
-import {
-  JOB_ATTEMPTS,
-  JOB_BACKOFF_MS,
-  QUEUE_NAMES,
-  UnrecoverableJobError,
-  backoffMs,
-} from '../../workers/jobs.ts';
-import type { QueueName } from '../../workers/jobs.ts';
+import { JOB_ATTEMPTS, JOB_BACKOFF_MS, QUEUE_NAMES, UnrecoverableJobError, backoffMs } from './jobs.ts';
+import type { QueueName } from './jobs.ts';
 import type { JobQueue } from './queue.ts';
 import { isTransientError } from '../dependency-errors.ts';
 

@@ -5,8 +5,8 @@
 // succeeds; one that failed for good keeps its row (failed_at, last_error) for a week.
 import { sql } from 'kysely';
 import type { Database } from '../db/database.ts';
-import { JOB_ATTEMPTS, QUEUE_NAMES, UnrecoverableJobError, backoffMs } from '../../workers/jobs.ts';
-import type { JobRequest, Processors, QueueName } from '../../workers/jobs.ts';
+import { JOB_ATTEMPTS, QUEUE_NAMES, UnrecoverableJobError, backoffMs } from './jobs.ts';
+import type { JobRequest, Processors, QueueName } from './jobs.ts';
 import type { JobQueue, QueueCounts } from './queue.ts';
 import { isTransientError } from '../dependency-errors.ts';
 

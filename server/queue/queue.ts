@@ -2,7 +2,7 @@
 // the same processors (embedded mode).
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
-import type { JobRequest, Processors, QueueName } from '../../workers/jobs.ts';
+import type { JobRequest, Processors, QueueName } from './jobs.ts';
 
 export type QueueCounts = Record<
   QueueName,

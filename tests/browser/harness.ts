@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Json } from '../helpers/json.ts';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const SCREENSHOT_DIR = path.join(ROOT, 'artifacts', 'screenshots');
@@ -71,7 +72,7 @@ async function waitForHealth(baseUrl: string, child: ChildProcess, output: () =>
   throw new Error(`server did not become healthy within 90 s:\n${output()}`);
 }
 
-/** Starts `server/main.ts all` on a free port with fresh, empty storage. */
+/** Starts `main.ts all` on a free port with fresh, empty storage. */
 export async function startServer(extraEnv: Record<string, string> = {}): Promise<RunningServer> {
   ensureClientBuilt();
   const port = await freePort();
@@ -98,7 +99,7 @@ export async function startServer(extraEnv: Record<string, string> = {}): Promis
   if (extraEnv.GOOGLE_MAPS_API_KEY) env.GOOGLE_MAPS_API_KEY = extraEnv.GOOGLE_MAPS_API_KEY;
 
   const tsx = path.join(ROOT, 'node_modules', '.bin', 'tsx');
-  const child = spawn(tsx, ['server/main.ts', 'all'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(tsx, ['main.ts', 'all'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let log = '';
   const keep = (chunk: Buffer) => {
     log = (log + chunk.toString()).slice(-20_000);
@@ -152,9 +153,9 @@ export async function newPage(
   return { context, page };
 }
 
-export type ApiReply<T = any> = { status: number; body: T };
+export type ApiReply<T = Json> = { status: number; body: T };
 
-export async function callApi<T = any>(
+export async function callApi<T = Json>(
   server: RunningServer,
   method: string,
   urlPath: string,

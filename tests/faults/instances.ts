@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import type { Json } from '../helpers/json.ts';
 
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -158,14 +159,14 @@ export type AppProcess = {
   kill(signal?: NodeJS.Signals): Promise<void>;
 };
 
-/** Runs `server/main.ts <role>` as its own process, the way `npm run api` / `npm run worker` do. */
+/** Runs `main.ts <role>` as its own process, the way `npm run api` / `npm run worker` do. */
 export async function startAppProcess(
   role: 'api' | 'worker' | 'all',
   env: Record<string, string>,
 ): Promise<AppProcess> {
   const port = await freePort();
   let output = '';
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts', role], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'main.ts', role], {
     env: {
       ...process.env,
       NODE_ENV: 'test',
@@ -202,7 +203,7 @@ export async function startAppProcess(
   return proc;
 }
 
-export async function json(res: Response): Promise<any> {
+export async function json(res: Response): Promise<Json> {
   const text = await res.text();
   try {
     return JSON.parse(text);

@@ -17,6 +17,7 @@ import {
   type PostgresInstance,
   type RedisInstance,
 } from './instances.ts';
+import type { Json } from '../helpers/json.ts';
 
 /** A photo big enough that resizing it takes a moment, so the job is still running when we strike. */
 async function busyPhoto(seed: number): Promise<Buffer> {
@@ -28,7 +29,7 @@ async function busyPhoto(seed: number): Promise<Buffer> {
     .toBuffer();
 }
 
-async function post(base: string, token: string, route: string, body: object): Promise<any> {
+async function post(base: string, token: string, route: string, body: object): Promise<Json> {
   const res = await fetch(`${base}${route}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },

@@ -15,6 +15,7 @@ import {
   type PostgresInstance,
   type RedisInstance,
 } from './instances.ts';
+import type { Json } from '../helpers/json.ts';
 
 // The production topology with local services: two api processes and one worker process sharing
 // one Postgres, one Redis and one upload directory.
@@ -43,7 +44,7 @@ describe('two api processes and a worker', () => {
   });
 
   it('shows a write through one api live on the other, completes photo jobs, and reports it in /metrics', async () => {
-    const received: any[] = [];
+    const received: Json[] = [];
     const socket = new WebSocket(`${apiB.baseUrl.replace('http', 'ws')}/api/stream`);
     socket.on('message', (raw) => received.push(JSON.parse(String(raw))));
     await waitFor(async () => received.some((m) => m.type === 'hello'), 20_000, 'hello from api B');

@@ -7,6 +7,7 @@ import { startWorker, type RunningWorker } from '../../workers/worker.ts';
 import type { JobQueue } from '../../server/queue/queue.ts';
 import { openDatabase } from '../../server/db/database.ts';
 import { createTestDatabase, createTestQueue, type TestDatabase } from './storage.ts';
+import type { Json } from './json.ts';
 
 export type TestApp = {
   app: FastifyInstance;
@@ -93,7 +94,7 @@ export async function call(
     payload: body === undefined ? undefined : (body as InjectOptions['payload']),
     headers: token ? { authorization: `Bearer ${token}` } : {},
   });
-  let json: any;
+  let json: Json;
   try {
     json = res.json();
   } catch {

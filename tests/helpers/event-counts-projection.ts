@@ -5,7 +5,7 @@ import type { DB } from '../../server/db/schema.ts';
 import type { Projection } from '../../server/events/projection.ts';
 import { SCHEMA_VERSIONS, type EventType } from '../../server/events/types.ts';
 
-export async function createEventCountsTable(db: Kysely<any>): Promise<void> {
+export async function createEventCountsTable(db: Kysely<DB>): Promise<void> {
   await sql`create table if not exists event_type_counts (type text primary key, count bigint not null)`.execute(
     db,
   );
@@ -22,7 +22,7 @@ export const eventCountsProjection: Projection = {
   },
 };
 
-export async function eventCount(db: Kysely<any>, type: string): Promise<number> {
+export async function eventCount(db: Kysely<DB>, type: string): Promise<number> {
   const { rows } = await sql<{
     count: number;
   }>`select count from event_type_counts where type = ${type}`.execute(db);

@@ -6,6 +6,7 @@ import sharp from 'sharp';
 import { nextId } from '../../server/events/store.ts';
 import type { TestApp } from './app.ts';
 import { multipartForm } from './multipart-form.ts';
+import type { Json } from './json.ts';
 
 export type Person = { id: number; username: string; token: string };
 
@@ -54,7 +55,7 @@ export async function request(
     headers,
     payload: options.body === undefined ? undefined : (options.body as InjectOptions['payload']),
   });
-  let body: any = null;
+  let body: Json = null;
   try {
     body = res.json();
   } catch {}
@@ -63,8 +64,8 @@ export async function request(
 
 async function expectCreated<T>(
   what: string,
-  res: { status: number; body: any },
-  pick: (b: any) => T,
+  res: { status: number; body: Json },
+  pick: (b: Json) => T,
 ): Promise<T> {
   if (res.status !== 201) throw new Error(`could not add ${what}: ${res.status} ${JSON.stringify(res.body)}`);
   return pick(res.body);

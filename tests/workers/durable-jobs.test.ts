@@ -5,14 +5,13 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createTestApp, type TestApp } from '../helpers/app.ts';
 import { uploadPhoto } from '../helpers/world.ts';
-import { dispatchRules } from '../../server/domains.ts';
+import { createProcessors, dispatchRules } from '../../workers/jobs.ts';
 import { createBullQueue } from '../../server/queue/bullmq.ts';
 import { createInlineQueue } from '../../server/queue/inline.ts';
 import type { JobQueue } from '../../server/queue/queue.ts';
 import { isTransientError } from '../../server/dependency-errors.ts';
-import { startDispatcher } from '../../workers/dispatcher.ts';
-import { JOB_ATTEMPTS, type Processors } from '../../workers/jobs.ts';
-import { createProcessors } from '../../workers/processors.ts';
+import { startDispatcher } from '../../server/queue/dispatcher.ts';
+import { JOB_ATTEMPTS, type Processors } from '../../server/queue/jobs.ts';
 import { createReconciler } from '../../workers/reconciler.ts';
 import { givenCat, givenPerson, ratingOf } from '../server/reviews/fixtures.ts';
 

@@ -12,8 +12,8 @@ import {
   MAX_INPUT_PIXELS,
   renderVariants,
   UndecodableImage,
-} from '../../workers/photos.ts';
-import type { Processor } from '../../workers/jobs.ts';
+} from '../../server/photos/jobs.ts';
+import type { Processor } from '../../server/queue/jobs.ts';
 import {
   addCat,
   createPhotoTestApp,

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBullQueue } from '../../server/queue/bullmq.ts';
 import { consumerLag } from '../../server/events/consumer.ts';
-import { DISPATCHER } from '../../workers/dispatcher.ts';
+import { DISPATCHER } from '../../server/queue/dispatcher.ts';
 import { call, createTestApp, type TestApp } from '../helpers/app.ts';
 import { givenCat, givenPerson, ratingEvents, ratingOf } from '../server/reviews/fixtures.ts';
 

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createTestApp, type TestApp } from '../helpers/app.ts';
-import { dispatchRules } from '../../server/domains.ts';
+import { dispatchRules } from '../../workers/jobs.ts';
 import { catalogueProjection } from '../../server/catalogue/projection.ts';
 import { replay } from '../../server/events/replay.ts';
 import { toRecordedEvent } from '../../server/events/store.ts';
 import { reviewsProjection } from '../../server/reviews/projection.ts';
-import { jobsFor } from '../../workers/dispatcher.ts';
-import { createRatingsProcessor } from '../../workers/ratings.ts';
+import { jobsFor } from '../../server/queue/dispatcher.ts';
+import { createRatingsProcessor } from '../../server/reviews/ratings.ts';
 import {
   deleteCat,
   givenBodega,

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
 import { send, signUp, type Caller } from './signed-in.ts';
+import type { Json } from '../../helpers/json.ts';
 
 describe('bodegas', () => {
   let t: TestApp;
@@ -19,15 +20,15 @@ describe('bodegas', () => {
     const body = { name: `Bodega ${shop}`, address: `${shop} Bodega Blvd`, ...extra };
     const res = await send(t, 'POST', '/api/bodegas', { body, caller });
     expect(res.status).toBe(201);
-    return res.body.bodega as Record<string, any>;
+    return res.body.bodega as Record<string, Json>;
   }
 
-  async function addCatTo(caller: Caller, bodega: Record<string, any>, name: string) {
+  async function addCatTo(caller: Caller, bodega: Record<string, Json>, name: string) {
     const body = { name, bodega_name: bodega.name, address: bodega.address };
     const res = await send(t, 'POST', '/api/cats', { body, caller });
     expect(res.status).toBe(201);
     expect(res.body.bodega.id).toBe(bodega.id);
-    return res.body.cat as Record<string, any>;
+    return res.body.cat as Record<string, Json>;
   }
 
   describe('adding', () => {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
 import { send, signUp, type Caller } from './signed-in.ts';
+import type { Json } from '../../helpers/json.ts';
 
 describe('cats', () => {
   let t: TestApp;
@@ -20,7 +21,7 @@ describe('cats', () => {
     const body = { name: `Cat ${shop}`, bodega_name: `Shop ${shop}`, address: `${shop} Test Ave`, ...extra };
     const res = await send(t, 'POST', '/api/cats', { body, caller });
     expect(res.status).toBe(201);
-    return res.body as { cat: Record<string, any>; bodega: Record<string, any> };
+    return res.body as { cat: Record<string, Json>; bodega: Record<string, Json> };
   }
 
   async function viewsOf(caller: Caller) {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { demoCity, seedDemoData, seedIfEmpty } from '../../../scripts/seed-data.ts';
+import { demoCity, seedDemoData, seedIfEmpty } from '../../../server/catalogue/demo-city.ts';
 import { projections } from '../../../server/domains.ts';
 import { replay } from '../../../server/events/replay.ts';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';

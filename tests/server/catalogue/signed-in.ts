@@ -3,6 +3,7 @@
 import type { InjectOptions } from 'fastify';
 import { nextId } from '../../../server/events/store.ts';
 import type { TestApp } from '../../helpers/app.ts';
+import type { Json } from '../../helpers/json.ts';
 
 export type Caller = { id: number; username: string; token: string };
 
@@ -30,5 +31,5 @@ export async function send(
     headers,
     payload: options.body === undefined ? undefined : (options.body as InjectOptions['payload']),
   });
-  return { status: res.statusCode, body: res.json() as any, headers: res.headers };
+  return { status: res.statusCode, body: res.json() as Json, headers: res.headers };
 }

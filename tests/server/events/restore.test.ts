@@ -22,8 +22,8 @@ import {
   jobsFor,
   startDispatcher,
   type DispatchRule,
-} from '../../../workers/dispatcher.ts';
-import { causedBy } from '../../../workers/ratings.ts';
+} from '../../../server/queue/dispatcher.ts';
+import { causedBy } from '../../../server/reviews/ratings.ts';
 import { createTestDatabase, storageMode, type TestDatabase } from '../../helpers/storage.ts';
 
 const run = promisify(execFile);
@@ -152,7 +152,7 @@ describe.skipIf(storageMode() !== 'postgres')('a log restored into another clust
     await dispatchAll();
     expect(await jobIds()).toEqual(jobsBefore);
 
-    // Detection: at start (server/main.ts refuses), in the doctor, and in `npm run log -- status`.
+    // Detection: at start (main.ts refuses), in the doctor, and in `npm run log -- status`.
     const log = await checkLogIncarnation(db);
     expect(log.restored).toBe(true);
     await expect(assertLogConsumable(db)).rejects.toBeInstanceOf(RestoredLogError);
@@ -168,7 +168,7 @@ describe.skipIf(storageMode() !== 'postgres')('a log restored into another clust
     expect(status.stdout).toContain(`consumer ${DISPATCHER}`);
 
     // A worker (like the api) refuses to start and names the fix.
-    const worker = await run('npx', ['tsx', 'server/main.ts', 'worker'], { env, timeout: 60_000 }).catch(
+    const worker = await run('npx', ['tsx', 'main.ts', 'worker'], { env, timeout: 60_000 }).catch(
       (error: { code: number; stderr: string }) => error,
     );
     expect('code' in worker ? worker.code : 0).toBe(1);

@@ -1,8 +1,9 @@
 // A real WebSocket client of /api/stream for tests: records every message and waits for them.
 import WebSocket from 'ws';
 import type { FastifyInstance } from 'fastify';
+import type { Json } from '../../helpers/json.ts';
 
-export type StreamMessage = { type: string; cursor?: string; at?: string; data?: any };
+export type StreamMessage = { type: string; cursor?: string; at?: string; data?: Json };
 
 export type StreamClient = {
   socket: WebSocket;

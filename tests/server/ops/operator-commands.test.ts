@@ -110,7 +110,7 @@ describe('operator commands against a running embedded app', () => {
   });
 
   it('refuses to start a second app on the same data directory', async () => {
-    const second = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts', 'all'], {
+    const second = spawn(process.execPath, ['--import', 'tsx', 'main.ts', 'all'], {
       env: { ...process.env, ...env, PORT: '0' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

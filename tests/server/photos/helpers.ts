@@ -8,6 +8,7 @@ import type { Config } from '../../../server/config.ts';
 import { nextId } from '../../../server/events/store.ts';
 import { streamIds } from '../../../server/events/types.ts';
 import { multipart, type Part } from '../../fixtures/multipart.ts';
+import type { Json } from '../../helpers/json.ts';
 
 export type PhotoTestApp = TestApp & { uploadDir: string };
 
@@ -103,7 +104,7 @@ export async function upload(
     payload: body.payload,
     headers: { ...body.headers, ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers },
   });
-  return { status: res.statusCode, body: res.json() as any, headers: res.headers };
+  return { status: res.statusCode, body: res.json() as Json, headers: res.headers };
 }
 
 /** Uploads one image as `photo` and returns the created photo. */

@@ -6,7 +6,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projections } from '../../../server/domains.ts';
 import { replay } from '../../../server/events/replay.ts';
-import { createPhotosProcessor } from '../../../workers/photos.ts';
+import { createPhotosProcessor } from '../../../server/photos/jobs.ts';
 import { call } from '../../helpers/app.ts';
 import { corruptJpeg, imageOf } from '../../fixtures/images.ts';
 import { connectStream, listenOnLoopback, type StreamClient } from '../live/stream-client.ts';

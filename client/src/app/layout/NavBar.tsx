@@ -22,7 +22,7 @@ export function NavBar() {
   function handleLogout() {
     logout();
     setOpen(false);
-    navigate('/');
+    void navigate('/');
   }
 
   return (

@@ -20,7 +20,7 @@ export default function LoginPage() {
     try {
       await login(username.trim(), password);
       toast.success('Login successful!');
-      navigate('/');
+      void navigate('/');
     } catch (error) {
       toast.error(errorMessage(error, 'Login failed'));
       setBusy(false);

@@ -38,7 +38,7 @@ export default function RegisterPage() {
     try {
       await register(username.trim(), email.trim(), password);
       toast.success(`Registration successful! Welcome to ${productName}`);
-      navigate('/');
+      void navigate('/');
     } catch (error) {
       toast.error(errorMessage(error, 'Registration failed'));
       setBusy(false);

@@ -26,7 +26,7 @@ export function useEditableItem<T>(
     } catch (error) {
       if (error instanceof ApiError && error.status === 404) return setLoaded({ status: 'missing' });
       toast.error(`Failed to load ${ITEM_WORDS[kind].noun} details`);
-      navigate('/search', { replace: true });
+      void navigate('/search', { replace: true });
     }
   }, [id, kind, fetchItem, navigate]);
 

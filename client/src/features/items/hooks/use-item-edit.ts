@@ -46,7 +46,7 @@ export function useItemEdit({ kind, itemId, deleteConfirmation, save, remove }: 
     try {
       await save();
       toast.success(`${title} updated successfully!`);
-      navigate(itemPath(kind, itemId));
+      void navigate(itemPath(kind, itemId));
     } catch (error) {
       if (!conflict(error)) toast.error(errorMessage(error, `Failed to update ${noun}`));
       setBusy(null);
@@ -59,7 +59,7 @@ export function useItemEdit({ kind, itemId, deleteConfirmation, save, remove }: 
     try {
       await remove();
       toast.success(`${title} deleted successfully!`);
-      navigate('/search', { replace: true });
+      void navigate('/search', { replace: true });
     } catch (error) {
       if (!conflict(error)) toast.error(errorMessage(error, `Failed to delete ${noun}`));
       setBusy(null);

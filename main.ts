@@ -1,13 +1,13 @@
 // Process entry: `api`, `worker`, or `all` (api + worker in one process: embedded mode).
 import type { AddressInfo } from 'node:net';
-import { buildApp } from './app.ts';
-import { ConfigError, loadConfig } from './config.ts';
-import { DataDirectoryLockedError } from './db/data-lock.ts';
-import { checkLogIncarnation, restoredLogMessage } from './events/incarnation.ts';
-import { closeServices, createServices } from './services.ts';
-import { localUrl, newOperatorToken, publishOperatorChannel } from './ops/local-operator.ts';
-import { startWorker, type RunningWorker } from '../workers/worker.ts';
-import { seedIfEmpty } from '../scripts/seed-data.ts';
+import { buildApp } from './server/app.ts';
+import { ConfigError, loadConfig } from './server/config.ts';
+import { DataDirectoryLockedError } from './server/db/data-lock.ts';
+import { checkLogIncarnation, restoredLogMessage } from './server/events/incarnation.ts';
+import { closeServices, createServices } from './server/services.ts';
+import { localUrl, newOperatorToken, publishOperatorChannel } from './server/ops/local-operator.ts';
+import { startWorker, type RunningWorker } from './workers/worker.ts';
+import { seedIfEmpty } from './server/catalogue/demo-city.ts';
 
 type Role = 'api' | 'worker' | 'all';
 

@@ -3,11 +3,11 @@
 // re-dispatch is a no-op and a queue that remembers ids from before a restore swallows nothing; the
 // checkpoint only advances after the queue accepted the jobs, so Redis being down loses nothing.
 // In embedded mode the jobs are rows written in the checkpoint's own transaction.
-import type { Database } from '../server/db/database.ts';
-import { startCheckpointedConsumer, type ConsumerLoop } from '../server/events/consumer.ts';
-import { currentIncarnation } from '../server/events/incarnation.ts';
-import type { EventType, RecordedEvent } from '../server/events/types.ts';
-import type { JobQueue } from '../server/queue/queue.ts';
+import type { Database } from '../db/database.ts';
+import { startCheckpointedConsumer, type ConsumerLoop } from '../events/consumer.ts';
+import { currentIncarnation } from '../events/incarnation.ts';
+import type { EventType, RecordedEvent } from '../events/types.ts';
+import type { JobQueue } from './queue.ts';
 import type { JobRequest } from './jobs.ts';
 
 export const DISPATCHER = 'job-dispatcher';

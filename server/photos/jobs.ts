@@ -1,4 +1,5 @@
-// The photos job brings a photo's files in line with the log. An uploaded original becomes public
+// The photos job brings a photo's files in line with the log, and the rule for which events cause
+// it (keyed by the event's position, so a re-dispatch is a no-op). An uploaded original becomes public
 // WebP variants (auto-oriented, every piece of metadata stripped, GIFs reduced to their first
 // frame) and the outcome is recorded in the log; a photo the log records as deleted, on its own or
 // with its cat or bodega, loses its original and variants. Once the outcome is recorded the
@@ -9,11 +10,11 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import sharp from 'sharp';
 import type { Kysely } from 'kysely';
-import type { DB, PhotoRow, TargetType } from '../server/db/schema.ts';
-import { readStream, writeTransaction } from '../server/events/store.ts';
-import type { NewEvent } from '../server/events/types.ts';
-import { streamIds } from '../server/events/types.ts';
-import { lockTargetPhotos } from '../server/photos/commands.ts';
+import type { DB, PhotoRow, TargetType } from '../db/schema.ts';
+import { readStream, writeTransaction } from '../events/store.ts';
+import type { NewEvent } from '../events/types.ts';
+import { streamIds } from '../events/types.ts';
+import { lockTargetPhotos } from './commands.ts';
 import {
   VARIANTS,
   removePhotoFiles,
@@ -21,11 +22,22 @@ import {
   resolveOriginal,
   variantPath,
   writeFileAtomically,
-} from '../server/photos/files.ts';
-import { findPhoto } from '../server/photos/read.ts';
-import { VARIANT_SIZES, type PhotoVariant } from '../server/photos/urls.ts';
-import type { Services } from '../server/services.ts';
-import type { Processor } from './jobs.ts';
+} from './files.ts';
+import { findPhoto } from './read.ts';
+import { VARIANT_SIZES, type PhotoVariant } from './urls.ts';
+import type { Services } from '../services.ts';
+import { jobId, type DispatchRule } from '../queue/dispatcher.ts';
+import type { Processor } from '../queue/jobs.ts';
+
+export const photoUploadedRule: DispatchRule<'PhotoUploaded'> = {
+  type: 'PhotoUploaded',
+  jobs: (event) => [{ queue: 'photos', id: jobId(event, 'photos'), data: { photo_id: event.data.photo_id } }],
+};
+
+export const photoDeletedRule: DispatchRule<'PhotoDeleted'> = {
+  type: 'PhotoDeleted',
+  jobs: (event) => [{ queue: 'photos', id: jobId(event, 'photos'), data: { photo_id: event.data.photo_id } }],
+};
 
 /**
  * Decompression bombs fail as bad input instead of exhausting memory: 50 megapixels is above what

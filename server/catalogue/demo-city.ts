@@ -2,11 +2,11 @@
 // Generated from a fixed seed, so every run produces the same city, and appended as ordinary
 // domain events through the event store, so replay, search and the live stream treat it like
 // anything users add. Phone numbers are in the fictional 555-01xx range.
-import type { BodegaFields, CatFields } from '../server/events/types.ts';
-import { addBodega, addCat, findBodegaIdByKey, verifyBodega } from '../server/catalogue/commands.ts';
-import { bodegaMatchKey } from '../server/catalogue/normalize.ts';
-import { lockBodegaKey } from '../server/catalogue/streams.ts';
-import type { Services } from '../server/services.ts';
+import type { BodegaFields, CatFields } from '../events/types.ts';
+import { addBodega, addCat, findBodegaIdByKey, verifyBodega } from './commands.ts';
+import { bodegaMatchKey } from './normalize.ts';
+import { lockBodegaKey } from './streams.ts';
+import type { Services } from '../services.ts';
 
 type Borough = 'Manhattan' | 'Brooklyn' | 'Queens' | 'Bronx' | 'Staten Island';
 type Neighborhood = {

@@ -2,12 +2,12 @@
 // reviews read table, and record the figure as RatingRecomputed only when it changed, so retries,
 // duplicates and jobs racing for the same target are all harmless.
 import { sql, type Kysely } from 'kysely';
-import type { DB, TargetType } from '../server/db/schema.ts';
-import { writeTransaction, type EventStore } from '../server/events/store.ts';
-import { streamIds, type EventMetadata, type RecordedEvent } from '../server/events/types.ts';
-import type { Services } from '../server/services.ts';
-import { jobId, type DispatchRule } from './dispatcher.ts';
-import { UnrecoverableJobError, type JobRequest, type Processor } from './jobs.ts';
+import type { DB, TargetType } from '../db/schema.ts';
+import { writeTransaction, type EventStore } from '../events/store.ts';
+import { streamIds, type EventMetadata, type RecordedEvent } from '../events/types.ts';
+import type { Services } from '../services.ts';
+import { jobId, type DispatchRule } from '../queue/dispatcher.ts';
+import { UnrecoverableJobError, type JobRequest, type Processor } from '../queue/jobs.ts';
 
 function ratingsJob(event: RecordedEvent<'ReviewPosted' | 'ReviewDeleted'>): JobRequest[] {
   const { target_type, target_id } = event.data;
