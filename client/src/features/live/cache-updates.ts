@@ -4,6 +4,7 @@
 import type { InfiniteData, QueryClient } from '@tanstack/react-query';
 import type {
   BodegaResponse,
+  BodegaSummary,
   CatResponse,
   CatSummary,
   Photo,
@@ -98,13 +99,35 @@ export function applyCatAdded(client: QueryClient, cat: CatSummary): void {
   patchSearchItem(client, 'bodegas', cat.bodega_id, (b) => ({ cat_count: b.cat_count + 1 }));
 }
 
-export function applyCatUpdated(client: QueryClient, { id, ...patch }: LiveData['cat.updated']): void {
-  updateCatPages(client, (data) => (data.cat.id === id ? { ...data, cat: { ...data.cat, ...patch } } : data));
-  updateBodegaPages(client, (data) => {
-    const cats = patchListed(data.cats, id, () => patch);
-    return cats === data.cats ? data : { ...data, cats };
+/** Changes a cat's fields wherever it is shown: its page, its bodega's list, search results. */
+function patchCat(client: QueryClient, id: number, patch: Partial<CatSummary>): void {
+  updateCatPages(client, (d) => (d.cat.id === id ? { ...d, cat: { ...d.cat, ...patch } } : d));
+  updateBodegaPages(client, (d) => {
+    const cats = patchListed(d.cats, id, () => patch);
+    return cats === d.cats ? d : { ...d, cats };
   });
   patchSearchItem(client, 'cats', id, () => patch);
+}
+
+/** Changes a bodega's fields wherever it is shown: its page, its cats' pages, search results. */
+function patchBodega(client: QueryClient, id: number, patch: Partial<BodegaSummary>): void {
+  updateBodegaPages(client, (d) => (d.bodega.id === id ? { ...d, bodega: { ...d.bodega, ...patch } } : d));
+  updateCatPages(client, (d) => (d.bodega.id === id ? { ...d, bodega: { ...d.bodega, ...patch } } : d));
+  patchSearchItem(client, 'bodegas', id, () => patch);
+}
+
+function patchTarget(
+  client: QueryClient,
+  type: TargetType,
+  id: number,
+  patch: Partial<CatSummary & BodegaSummary>,
+) {
+  if (type === 'cat') patchCat(client, id, patch);
+  else patchBodega(client, id, patch);
+}
+
+export function applyCatUpdated(client: QueryClient, { id, ...patch }: LiveData['cat.updated']): void {
+  patchCat(client, id, patch);
 }
 
 export function applyCatDeleted(client: QueryClient, { id, bodega_id }: LiveData['cat.deleted']): void {
@@ -120,23 +143,19 @@ export function applyCatDeleted(client: QueryClient, { id, bodega_id }: LiveData
 }
 
 export function applyBodegaUpdated(client: QueryClient, { id, ...patch }: LiveData['bodega.updated']): void {
-  updateBodegaPages(client, (data) =>
-    data.bodega.id === id ? { ...data, bodega: { ...data.bodega, ...patch } } : data,
-  );
-  updateCatPages(client, (data) => {
-    if (data.bodega.id !== id) return data;
-    const bodega = { ...data.bodega, ...patch };
-    return { bodega, cat: { ...data.cat, bodega_name: bodega.name, address: bodega.address } };
+  patchBodega(client, id, patch);
+  // A cat shows its bodega's name and address as its own.
+  const named = (cat: CatSummary) => ({
+    bodega_name: patch.name ?? cat.bodega_name,
+    address: patch.address ?? cat.address,
   });
-  patchSearchItem(client, 'bodegas', id, () => patch);
+  updateCatPages(client, (d) => (d.bodega.id === id ? { ...d, cat: { ...d.cat, ...named(d.cat) } } : d));
   updateSearches(client, 'cats', (page) => {
     if (!page.items.some((cat) => cat.bodega_id === id)) return page;
-    const items = page.items.map((cat) =>
-      cat.bodega_id === id
-        ? { ...cat, bodega_name: patch.name ?? cat.bodega_name, address: patch.address ?? cat.address }
-        : cat,
-    );
-    return { ...page, items };
+    return {
+      ...page,
+      items: page.items.map((cat) => (cat.bodega_id === id ? { ...cat, ...named(cat) } : cat)),
+    };
   });
 }
 
@@ -162,23 +181,7 @@ export function addReview(client: QueryClient, type: TargetType, targetId: numbe
 
 export function applyRatingUpdated(client: QueryClient, data: LiveData['rating.updated']): void {
   const { target_type, target_id, rating, review_count } = data;
-  const scores = { rating, review_count };
-  if (target_type === 'cat') {
-    updateCatPages(client, (d) => (d.cat.id === target_id ? { ...d, cat: { ...d.cat, ...scores } } : d));
-    updateBodegaPages(client, (d) => {
-      const cats = patchListed(d.cats, target_id, () => scores);
-      return cats === d.cats ? d : { ...d, cats };
-    });
-    patchSearchItem(client, 'cats', target_id, () => scores);
-    return;
-  }
-  updateBodegaPages(client, (d) =>
-    d.bodega.id === target_id ? { ...d, bodega: { ...d.bodega, ...scores } } : d,
-  );
-  updateCatPages(client, (d) =>
-    d.bodega.id === target_id ? { ...d, bodega: { ...d.bodega, ...scores } } : d,
-  );
-  patchSearchItem(client, 'bodegas', target_id, () => scores);
+  patchTarget(client, target_type, target_id, { rating, review_count });
 }
 
 /** A photo finished processing, became primary or was deleted: its target's page and cards follow. */
@@ -189,20 +192,7 @@ export function applyPhotoEvent(client: QueryClient, message: PhotoEvent): void 
     if (message.type === 'photo.primary') return markPrimary(photos, message.data.id);
     return removePhoto(photos, message.data.id);
   });
-  const primary = { primary_photo, primary_thumb };
-  if (target_type === 'cat') {
-    updateCatPages(client, (d) => (d.cat.id === target_id ? { ...d, cat: { ...d.cat, ...primary } } : d));
-    updateBodegaPages(client, (d) => {
-      const cats = patchListed(d.cats, target_id, () => primary);
-      return cats === d.cats ? d : { ...d, cats };
-    });
-    patchSearchItem(client, 'cats', target_id, () => primary);
-    return;
-  }
-  updateBodegaPages(client, (d) =>
-    d.bodega.id === target_id ? { ...d, bodega: { ...d.bodega, ...primary } } : d,
-  );
-  patchSearchItem(client, 'bodegas', target_id, () => primary);
+  patchTarget(client, target_type, target_id, { primary_photo, primary_thumb });
 }
 
 /** Changes the photos on a cat's or bodega's cached page (uploads made there use this too). */
