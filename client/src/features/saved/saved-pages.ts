@@ -1,6 +1,8 @@
 // A saved list as the cache holds it (pages of 50) and as the screen shows it (one list).
-import type { InfiniteData } from '@tanstack/react-query';
+import { infiniteQueryOptions, type InfiniteData } from '@tanstack/react-query';
 import type { Pagination } from '../../lib/catalogue.ts';
+import { queryKeys } from '../../lib/query-keys.ts';
+import type { SavedKind } from './types.ts';
 
 export type SavedPage<T> = { items: T[]; pagination: Pagination };
 
@@ -25,4 +27,17 @@ export function withoutItem<T extends { id: number }>(data: InfiniteData<SavedPa
     pagination: { ...pagination, total: Math.max(0, pagination.total - 1) },
   }));
   return { ...data, pages };
+}
+
+/** A saved list's pages in the cache, read by `read` (one page of 50, newest saved first). */
+export function savedListQuery<T>(
+  kind: SavedKind,
+  read: (page: number, signal: AbortSignal) => Promise<SavedPage<T>>,
+) {
+  return infiniteQueryOptions({
+    queryKey: queryKeys.saved(kind),
+    queryFn: ({ pageParam, signal }) => read(pageParam, signal),
+    initialPageParam: 1,
+    getNextPageParam: nextPageOf,
+  });
 }
