@@ -9,6 +9,8 @@ export const queryKeys = {
   bodega: (id: number) => ['bodega', id] as const,
   item: (type: TargetType, id: number) => [type, id] as const,
   allReviews: ['reviews'] as const,
+  /** An edit screen's own snapshot of the item (outside `cats`/`bodegas`: the stream leaves it alone). */
+  editable: (type: TargetType, id: number) => ['edit', type, id] as const,
   reviews: (type: TargetType, id: number) => ['reviews', type, id] as const,
   searches: ['search'] as const,
   search: (request: unknown) => ['search', request] as const,
