@@ -18,6 +18,7 @@ WORKDIR /app
 COPY --from=build --chown=node:node /app/node_modules ./node_modules
 COPY --from=build --chown=node:node /app/client/dist ./client/dist
 COPY --chown=node:node package.json tsconfig.json main.ts ./
+COPY --chown=node:node contract ./contract
 COPY --chown=node:node server ./server
 COPY --chown=node:node workers ./workers
 COPY --chown=node:node migrations ./migrations

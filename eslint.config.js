@@ -85,6 +85,11 @@ export default tseslint.config(
               message: 'Shared infrastructure sits below the domains and never imports one.',
             })),
             {
+              target: './contract',
+              from: ['./server', './workers', './scripts', './client', './main.ts'],
+              message: 'The contract depends on nothing of the app.',
+            },
+            {
               target: './server/catalogue',
               from: './server/lists',
               message: 'The catalogue reaches the reader’s lists through ReaderLists (see routes.ts).',
@@ -105,9 +110,26 @@ export default tseslint.config(
     rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'warn' },
   },
   {
+    // The client knows the server only through the contract, and only its types: the schemas
+    // (TypeBox) stay out of the bundle.
     files: ['client/src/**/*.{ts,tsx}'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: ['**/server/**', '**/workers/**'] }],
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/server/**', '**/workers/**', '**/scripts/**'],
+              message: 'Import the contract’s types.',
+            },
+            {
+              group: ['**/contract/**'],
+              allowTypeImports: true,
+              message: 'Import the contract as types only.',
+            },
+          ],
+        },
+      ],
     },
   },
 );

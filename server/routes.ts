@@ -8,13 +8,13 @@ import bodegaRoutes from './catalogue/bodegas.routes.ts';
 import liveRoutes from './live/routes.ts';
 import accountRoutes from './accounts/routes.ts';
 import listRoutes from './lists/routes.ts';
-import { recordView } from './lists/recently-viewed.ts';
+import { forgetViews, recordView } from './lists/recently-viewed.ts';
 import { isSaved } from './lists/saves.ts';
 import reviewsRoutes from './reviews/routes.ts';
 import searchRoutes from './search/routes.ts';
 
 /** The catalogue shows a reader's saves and records their views through the lists domain. */
-const readerLists: ReaderLists = { isSaved, recordView };
+const readerLists: ReaderLists = { isSaved, recordView, forgetViews };
 
 export const apiRoutes: { prefix: string; plugin: FastifyPluginAsync }[] = [
   { prefix: '', plugin: systemRoutes },

@@ -1,11 +1,12 @@
 // Sign-up, sign-in and the caller's own profile (mounted at /api/auth). These are the only
 // responses that carry an email address, and only the caller's own.
+import { User } from '../../contract/users.ts';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { Conflict, Unauthorized } from '../errors.ts';
 import { nextId } from '../events/store.ts';
 import { runCommand } from '../http/idempotency.ts';
-import { errors, User } from '../http/schemas.ts';
+import { errors } from '../http/schemas.ts';
 import { claimLoginAttempt, settleSuccessfulLogin } from './login-limits.ts';
 import { hashPassword, verifyAgainstDecoy, verifyPassword } from './passwords.ts';
 import { checkRegistration, PASSWORD_MAX } from './rules.ts';

@@ -1,15 +1,14 @@
 // /api/bodegas: read a bodega with its cats; add one; edit and delete one's own (deleting a bodega
 // deletes its cats).
+import { BodegaResponse } from '../../contract/catalogue.ts';
 import type { FastifyPluginAsync } from 'fastify';
-import { Type } from '@sinclair/typebox';
+import { errors, pathIdOr404 } from '../http/schemas.ts';
 import { runCommand } from '../http/idempotency.ts';
-import { BodegaDetail, CatSummary, errors } from '../http/schemas.ts';
 import { addBodega, deleteBodega, editBodega } from './commands.ts';
-import { bodegaResponse, type ReaderLists, type BodegaResponse as BodegaAnswer } from './details.ts';
+import { bodegaResponse, type ReaderLists } from './details.ts';
 import { createGeocoder } from './geocoder.ts';
 import {
   IfMatch,
-  itemId,
   ItemParams,
   itemResponse,
   registerReadAndDelete,
@@ -20,8 +19,7 @@ import {
 import { normalizeText } from './normalize.ts';
 import { BodegaBody, cleanText, coordinatesOf, expectedVersionOf, type Coordinates } from './validation.ts';
 
-const BodegaResponse = Type.Object({ bodega: BodegaDetail, cats: Type.Array(CatSummary) });
-const bodegaItem: Omit<ItemRoutes<BodegaAnswer>, 'lists'> = {
+const bodegaItem: Omit<ItemRoutes<BodegaResponse>, 'lists'> = {
   type: 'bodega',
   missing: 'Bodega not found',
   deleted: 'Bodega deleted',
@@ -32,7 +30,7 @@ const bodegaItem: Omit<ItemRoutes<BodegaAnswer>, 'lists'> = {
 
 /** Options: the reader's lists, for `saved` and recently viewed (see details.ts). */
 const bodegaRoutes: FastifyPluginAsync<{ lists: ReaderLists }> = async (app, { lists }) => {
-  const bodega: ItemRoutes<BodegaAnswer> = { ...bodegaItem, lists };
+  const bodega: ItemRoutes<BodegaResponse> = { ...bodegaItem, lists };
   const { database, config, logger } = app.services;
   const { db } = database;
   const geocoder = createGeocoder(config, logger);
@@ -77,7 +75,7 @@ const bodegaRoutes: FastifyPluginAsync<{ lists: ReaderLists }> = async (app, { l
     },
     async (request, reply) => {
       const user = signedInUser(request);
-      const id = itemId(request.params.id, bodega.missing);
+      const id = pathIdOr404(request.params.id, bodega.missing);
       const expected = expectedVersionOf(request.headers['if-match']);
       const { latitude, longitude, ...text } = cleanText(request.body);
       const given = coordinatesOf({ latitude, longitude });

@@ -1,15 +1,14 @@
 // /api/cats: read a cat with its bodega; add one (finding or adding its bodega); edit and delete
 // one's own.
+import { CatResponse } from '../../contract/catalogue.ts';
 import type { FastifyPluginAsync } from 'fastify';
-import { Type } from '@sinclair/typebox';
+import { errors, pathIdOr404 } from '../http/schemas.ts';
 import { runCommand } from '../http/idempotency.ts';
-import { BodegaSummary, CatDetail, errors } from '../http/schemas.ts';
 import { addCat, deleteCat, editCat, findBodegaIdByKey, findOrAddBodega } from './commands.ts';
-import { catResponse, type ReaderLists, type CatResponse as CatAnswer } from './details.ts';
+import { catResponse, type ReaderLists } from './details.ts';
 import { createGeocoder } from './geocoder.ts';
 import {
   IfMatch,
-  itemId,
   ItemParams,
   itemResponse,
   registerReadAndDelete,
@@ -28,8 +27,7 @@ import {
   type Coordinates,
 } from './validation.ts';
 
-const CatResponse = Type.Object({ cat: CatDetail, bodega: BodegaSummary });
-const catItem: Omit<ItemRoutes<CatAnswer>, 'lists'> = {
+const catItem: Omit<ItemRoutes<CatResponse>, 'lists'> = {
   type: 'cat',
   missing: 'Cat not found',
   deleted: 'Cat deleted',
@@ -40,7 +38,7 @@ const catItem: Omit<ItemRoutes<CatAnswer>, 'lists'> = {
 
 /** Options: the reader's lists, for `saved` and recently viewed (see details.ts). */
 const catRoutes: FastifyPluginAsync<{ lists: ReaderLists }> = async (app, { lists }) => {
-  const cat: ItemRoutes<CatAnswer> = { ...catItem, lists };
+  const cat: ItemRoutes<CatResponse> = { ...catItem, lists };
   const { database, config, logger } = app.services;
   const { db } = database;
   const geocoder = createGeocoder(config, logger);
@@ -94,7 +92,7 @@ const catRoutes: FastifyPluginAsync<{ lists: ReaderLists }> = async (app, { list
     },
     async (request, reply) => {
       const user = signedInUser(request);
-      const id = itemId(request.params.id, cat.missing);
+      const id = pathIdOr404(request.params.id, cat.missing);
       const expected = expectedVersionOf(request.headers['if-match']);
       const edit = cleanText(request.body);
       return runCommand(db, request, reply, async (trx) => {

@@ -1,7 +1,7 @@
 // The catalogue's write workflows, each run inside the caller's transaction: load and lock the
 // aggregates involved, let the deciders decide, append what they decided.
 import type { Kysely } from 'kysely';
-import type { DB } from '../db/schema.ts';
+import type { DB, TargetType } from '../db/schema.ts';
 import { ConcurrencyError, NotFound } from '../errors.ts';
 import { nextId, type EventStore } from '../events/store.ts';
 import { streamIds, type BodegaFields, type CatFields, type EventMetadata } from '../events/types.ts';
@@ -14,6 +14,9 @@ import { loadBodega, loadCat, lockBodegaKey } from './streams.ts';
 import type { Coordinates } from './validation.ts';
 
 export type WriteContext = { trx: Kysely<DB>; store: EventStore; metadata: EventMetadata };
+
+/** The ids a deletion removed, by kind: what else holds them (readers' lists) lets them go too. */
+export type Removed = Record<TargetType, number[]>;
 
 /** The live bodega with this name and address (case- and whitespace-insensitive), if any. */
 export async function findBodegaIdByKey(db: Kysely<DB>, matchKey: string): Promise<number | null> {
@@ -85,7 +88,7 @@ export async function deleteCat(
   catId: number,
   actorId: number,
   expectedVersion: number | null,
-): Promise<void> {
+): Promise<Removed> {
   const bodegaId = await bodegaOfCat(ctx.trx, catId);
   // Before any row lock: a row lock gives this transaction its id, and replay follows transaction
   // ids. An upload, review or save that commits while this waits for these locks must have the
@@ -97,6 +100,7 @@ export async function deleteCat(
   const events = decideCat({ type: 'DeleteCat', actorId, expectedVersion }, cat);
   await deletePhotosOfTarget(ctx.trx, ctx.store, { type: 'cat', id: catId }, ctx.metadata);
   await ctx.store.append(ctx.trx, streamIds.cat(catId), cat!.version, events, { metadata: ctx.metadata });
+  return { cat: [catId], bodega: [] };
 }
 
 export type BodegaEdit = {
@@ -133,7 +137,7 @@ export async function deleteBodega(
   bodegaId: number,
   actorId: number,
   expectedVersion: number | null,
-): Promise<void> {
+): Promise<Removed> {
   // Photo and target locks before any row lock, as in deleteCat: the bodega's and those of the
   // cats it has now.
   const catIds = await catsOfBodega(ctx.trx, bodegaId);
@@ -160,6 +164,7 @@ export async function deleteBodega(
   await ctx.store.append(ctx.trx, streamIds.bodega(bodegaId), bodega!.version, events, {
     metadata: ctx.metadata,
   });
+  return { cat: current, bodega: [bodegaId] };
 }
 
 export async function verifyBodega(ctx: WriteContext, bodegaId: number, isVerified: boolean): Promise<void> {

@@ -2,23 +2,15 @@
 // the write's `trx` (a write answers with what it just wrote) and the viewer, for `saved`.
 import type { Kysely } from 'kysely';
 import type { DB, TargetType } from '../db/schema.ts';
-import { listPhotos, type Photo } from '../photos/read.ts';
+import type { BodegaDetail, BodegaResponse, CatDetail, CatResponse } from '../../contract/catalogue.ts';
+import { listPhotos } from '../photos/read.ts';
 import {
   findBodegaSummary,
   selectBodegaSummaries,
   selectCatSummaries,
   toBodegaSummary,
   toCatSummary,
-  type BodegaSummary,
-  type CatSummary,
 } from './read.ts';
-
-type Detail = { creator_username: string | null; photos: Photo[]; version: number; saved: boolean };
-export type CatDetail = CatSummary & Detail;
-export type BodegaDetail = BodegaSummary & Detail;
-
-export type CatResponse = { cat: CatDetail; bodega: BodegaSummary };
-export type BodegaResponse = { bodega: BodegaDetail; cats: CatSummary[] };
 
 /** The caller's user id, or null when signed out (who never has anything saved). */
 export type Viewer = number | null;
@@ -30,6 +22,8 @@ export type Viewer = number | null;
 export type ReaderLists = {
   isSaved(db: Kysely<DB>, userId: number, type: TargetType, id: number): Promise<boolean>;
   recordView(db: Kysely<DB>, userId: number, type: TargetType, id: number): Promise<void>;
+  /** Drops every reader's views of deleted items, in the deletion's transaction. */
+  forgetViews(trx: Kysely<DB>, type: TargetType, ids: number[]): Promise<void>;
 };
 
 type Reader = { viewer: Viewer; lists: ReaderLists };

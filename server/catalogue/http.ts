@@ -6,9 +6,9 @@ import type { Kysely } from 'kysely';
 import type { DB, TargetType } from '../db/schema.ts';
 import { NotFound } from '../errors.ts';
 import { runCommand } from '../http/idempotency.ts';
-import { errors, pathId } from '../http/schemas.ts';
+import { errors, pathIdOr404 } from '../http/schemas.ts';
 import type { AuthUser } from '../plugins/auth.ts';
-import type { WriteContext } from './commands.ts';
+import type { Removed, WriteContext } from './commands.ts';
 import type { ReaderLists, Viewer } from './details.ts';
 import { expectedVersionOf } from './validation.ts';
 
@@ -17,12 +17,6 @@ const Message = Type.Object({ message: Type.String() });
 
 /** Any text: a path segment that is not a whole number names nothing, so it is a 404, not a 400. */
 export const ItemParams = Type.Object({ id: Type.String({ maxLength: 200 }) });
-
-export function itemId(raw: string, missing: string): number {
-  const id = pathId(raw);
-  if (id === null) throw new NotFound(missing);
-  return id;
-}
 
 export function signedInUser(request: FastifyRequest): AuthUser {
   // requireUser ran as a preHandler; this only narrows the type.
@@ -64,7 +58,7 @@ export type ItemRoutes<Body> = {
   /** The reader's saves and recently viewed items, as the lists domain keeps them. */
   lists: ReaderLists;
   read(db: Kysely<DB>, id: number, reader: { viewer: Viewer; lists: ReaderLists }): Promise<Body | null>;
-  remove(ctx: WriteContext, id: number, actorId: number, expected: number | null): Promise<unknown>;
+  remove(ctx: WriteContext, id: number, actorId: number, expected: number | null): Promise<Removed>;
 };
 
 /** The item's full answer, or a 404 when it does not exist (or no longer does). */
@@ -86,7 +80,7 @@ export function registerReadAndDelete<Body>(app: FastifyInstance, item: ItemRout
     '/:id',
     { schema: { params: ItemParams, response: { 200: item.response, ...errors(404) } } },
     async (request) => {
-      const id = itemId(request.params.id, item.missing);
+      const id = pathIdOr404(request.params.id, item.missing);
       const body = await itemResponse(item, db, id, request.currentUser?.id ?? null);
       await recordViewQuietly(request, item.lists, item.type, id);
       return body;
@@ -105,10 +99,12 @@ export function registerReadAndDelete<Body>(app: FastifyInstance, item: ItemRout
     },
     async (request, reply) => {
       const user = signedInUser(request);
-      const id = itemId(request.params.id, item.missing);
+      const id = pathIdOr404(request.params.id, item.missing);
       const expected = expectedVersionOf(request.headers['if-match']);
       return runCommand(db, request, reply, async (trx) => {
-        await item.remove(writeContext(request, trx), id, user.id, expected);
+        const removed = await item.remove(writeContext(request, trx), id, user.id, expected);
+        await item.lists.forgetViews(trx, 'cat', removed.cat);
+        await item.lists.forgetViews(trx, 'bodega', removed.bodega);
         return { status: 200, body: { message: item.deleted } };
       });
     },

@@ -3,50 +3,8 @@
 // shape. Rows never leave this module unmapped.
 import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
 import type { DB, TargetType } from '../db/schema.ts';
+import type { BodegaSummary, CatSummary } from '../../contract/catalogue.ts';
 import { photoUrl } from '../photos/urls.ts';
-
-export type CatSummary = {
-  id: number;
-  name: string;
-  bodega_id: number;
-  bodega_name: string;
-  address: string;
-  latitude: number | null;
-  longitude: number | null;
-  description: string;
-  age: string;
-  breed: string;
-  sex: string;
-  personality: string;
-  color: string;
-  weight: string;
-  is_friendly: boolean;
-  rating: number;
-  review_count: number;
-  primary_photo: string | null;
-  primary_thumb: string | null;
-  created_by: number | null;
-  created_at: string;
-};
-
-export type BodegaSummary = {
-  id: number;
-  name: string;
-  address: string;
-  latitude: number | null;
-  longitude: number | null;
-  description: string;
-  phone: string;
-  hours: string;
-  cat_count: number;
-  rating: number;
-  review_count: number;
-  is_verified: boolean;
-  primary_photo: string | null;
-  primary_thumb: string | null;
-  created_by: number | null;
-  created_at: string;
-};
 
 const CAT_COLUMNS = [
   'cats.id',

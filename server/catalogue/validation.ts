@@ -5,6 +5,7 @@
 //   cat name, bodega name 100 · address 200 · description 2000 · hours 200
 //   breed, personality 100 · age, color, weight 50 · phone 40
 // Coordinates: latitude -90..90, longitude -180..180, both or neither (null counts as absent).
+import { isStorable } from '../http/schemas.ts';
 import { Type, type Static } from '@sinclair/typebox';
 import { Invalid } from '../errors.ts';
 import type { CatFields } from '../events/types.ts';
@@ -77,9 +78,6 @@ export type BodegaBody = Static<typeof BodegaBody>;
 export type Coordinates = { latitude: number; longitude: number };
 
 const REQUIRED_TEXT = new Set(['name', 'bodega_name', 'address']);
-/** Postgres text and jsonb reject NUL; an unpaired surrogate is not valid UTF-8. */
-// eslint-disable-next-line no-control-regex -- NUL is exactly what this looks for
-const NOT_STORABLE = /\u0000|\p{Cs}/u;
 
 /**
  * Trims every text field and reports, in one 400, blank required fields and text the database
@@ -90,7 +88,7 @@ export function cleanText<T extends Record<string, unknown>>(body: T): T {
   const out: Record<string, unknown> = { ...body };
   for (const [field, value] of Object.entries(body)) {
     if (typeof value !== 'string') continue;
-    if (NOT_STORABLE.test(value)) {
+    if (!isStorable(value)) {
       details[field] = 'contains characters that are not allowed';
       continue;
     }

@@ -43,7 +43,7 @@ export async function holdTarget(trx: Kysely<DB>, target: Target): Promise<void>
   if (!row) throw new NotFound(`${TARGET_NAMES[target.type]} not found`);
 }
 
-type TargetTable = 'saves' | 'recently_viewed' | 'reviews' | 'photos';
+type TargetTable = 'saves' | 'reviews' | 'photos';
 
 export async function removeDeletedTargetRows(
   trx: Kysely<DB>,

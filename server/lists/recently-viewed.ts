@@ -54,6 +54,16 @@ export async function recordView(
   }
 }
 
+/** Drops every user's views of deleted items; the catalogue's delete routes call it (ReaderLists). */
+export async function forgetViews(db: Kysely<DB>, type: TargetType, ids: number[]): Promise<void> {
+  if (ids.length === 0) return;
+  await db
+    .deleteFrom('recently_viewed')
+    .where('target_type', '=', type)
+    .where('target_id', 'in', ids)
+    .execute();
+}
+
 export async function clearRecentlyViewed(db: Kysely<DB>, userId: number): Promise<void> {
   await db.deleteFrom('recently_viewed').where('user_id', '=', userId).execute();
 }

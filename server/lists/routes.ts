@@ -1,20 +1,13 @@
 // The signed-in user's own lists: saving cats and bodegas, the saved lists and recently viewed.
 // Mounted with an empty prefix, so paths are spelled out in full (/cats/:id/save, /users/...).
+import { BodegaSummary, CatSummary } from '../../contract/catalogue.ts';
+import { Pagination } from '../../contract/common.ts';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import type { TargetType } from '../db/schema.ts';
-import { NotFound } from '../errors.ts';
 import type { AuthUser } from '../plugins/auth.ts';
 import { runCommand } from '../http/idempotency.ts';
-import {
-  BodegaSummary,
-  CatSummary,
-  errors,
-  PageQuery,
-  pagination,
-  Pagination,
-  pathId,
-} from '../http/schemas.ts';
+import { errors, PageQuery, pagination, pathIdOr404 } from '../http/schemas.ts';
 import { clearRecentlyViewed, listRecentlyViewed } from './recently-viewed.ts';
 import { listSavedBodegas, listSavedCats, setSaved } from './saves.ts';
 
@@ -44,13 +37,6 @@ const TARGETS: { path: string; type: TargetType; missing: string }[] = [
   { path: '/bodegas/:id/save', type: 'bodega', missing: 'Bodega not found' },
 ];
 
-/** Ids are positive integers; anything else names no cat or bodega. */
-function targetId(raw: string, missing: string): number {
-  const id = pathId(raw);
-  if (id === null) throw new NotFound(missing);
-  return id;
-}
-
 function me(request: FastifyRequest): AuthUser {
   // requireUser ran first; this only narrows the type.
   return request.currentUser!;
@@ -73,7 +59,7 @@ const listRoutes: FastifyPluginAsync = async (app) => {
         ...signedIn,
         schema: { params: TargetParams, response: { 200: SaveResult, ...errors(401, 404, 409, 503) } },
         handler: async (request, reply) => {
-          const id = targetId(request.params.id, missing);
+          const id = pathIdOr404(request.params.id, missing);
           const user = me(request);
           const metadata = { actor_id: user.id, request_id: request.id };
           return runCommand(db, request, reply, async (trx) => {

@@ -1,6 +1,5 @@
 // The saves read model: one row per (user, saved cat or bodega), rebuilt from ItemSaved and
-// ItemUnsaved. A deleted cat or bodega takes its saves, and every reader's view of it in
-// recently_viewed (not event-sourced, so not rebuilt by replay, but kept free of deleted items), with it.
+// ItemUnsaved. A deleted cat or bodega takes its saves with it.
 import type { Projection } from '../events/projection.ts';
 import { removeDeletedTargetRows } from '../events/target-rows.ts';
 import { assertNever, type RecordedEvent } from '../events/types.ts';
@@ -37,7 +36,6 @@ export const savesProjection: Projection = {
       }
       case 'CatDeleted':
       case 'BodegaDeleted':
-        await removeDeletedTargetRows(trx, 'recently_viewed', event);
         return removeDeletedTargetRows(trx, 'saves', event);
       default:
         assertNever(event);

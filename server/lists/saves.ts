@@ -1,5 +1,6 @@
 // Saving and unsaving cats and bodegas (as ItemSaved / ItemUnsaved events on the user's saves
 // stream) and reading the saved lists back in the catalogue's summary shapes.
+import type { BodegaSummary, CatSummary } from '../../contract/catalogue.ts';
 import { sql, type Kysely } from 'kysely';
 import type { DB, TargetType } from '../db/schema.ts';
 import type { EventStore } from '../events/store.ts';
@@ -11,8 +12,6 @@ import {
   toBodegaSummary,
   toCatSummary,
   toIso,
-  type BodegaSummary,
-  type CatSummary,
 } from '../catalogue/read.ts';
 
 export type SaveCommand = {

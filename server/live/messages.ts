@@ -1,51 +1,12 @@
-// What the live stream sends: each public event as a small message that a map, a list or a detail
-// page applies in place (upsert by id). Private events (saved lists, uploads' storage paths,
-// anything about a user beyond id and username) map to nothing and are never sent.
+// Builds what the live stream sends (contract/live.ts) from the log's events. Private events
+// (saved lists, uploads' storage paths, anything about a user beyond id and username) map to
+// nothing and are never sent.
+import type { BodegaSummary, CatSummary } from '../../contract/catalogue.ts';
+import type { LiveData, LiveEvent, LiveEventType } from '../../contract/live.ts';
 import type { TargetType } from '../db/schema.ts';
-import type { CatSummary, BodegaSummary } from '../catalogue/read.ts';
-import type { Photo } from '../photos/read.ts';
 import { formatCursor, cursorOf } from '../events/consumer.ts';
-import { assertNever, type BodegaFields, type CatFields, type RecordedEvent } from '../events/types.ts';
+import { assertNever, type BodegaFields, type RecordedEvent } from '../events/types.ts';
 import { photoUrl } from '../photos/urls.ts';
-
-export type CatChange = { id: number } & CatFields;
-export type BodegaChange = { id: number } & BodegaFields;
-export type TargetRef = { target_type: TargetType; target_id: number };
-
-export type LiveData = {
-  'cat.added': CatSummary;
-  'cat.updated': CatChange;
-  'cat.deleted': { id: number; bodega_id: number };
-  'bodega.added': BodegaSummary;
-  'bodega.updated': BodegaChange;
-  'bodega.deleted': { id: number };
-  'review.posted': {
-    id: number;
-    target_type: TargetType;
-    target_id: number;
-    cat_id: number | null;
-    bodega_id: number | null;
-    rating: number;
-    comment: string;
-    created_at: string;
-    user: { id: number; username: string | null };
-  };
-  'rating.updated': TargetRef & { rating: number; review_count: number };
-  // Every photo message carries the target's `primary_photo` and `primary_thumb` as they now stand, because the
-  // primary also moves without an event of its own (first upload, deletion of the primary).
-  'photo.ready': Photo & TargetPrimary;
-  'photo.primary': TargetPrimary & { id: number };
-  'photo.deleted': TargetPrimary & { id: number };
-};
-
-/** `primary_photo` and `primary_thumb` have the meaning they have in CatSummary and BodegaSummary. */
-export type TargetPrimary = TargetRef & { primary_photo: string | null; primary_thumb: string | null };
-
-export type LiveEventType = keyof LiveData;
-
-export type LiveMessage<T extends LiveEventType = LiveEventType> = T extends LiveEventType
-  ? { type: T; cursor: string; at: string; data: LiveData[T] }
-  : never;
 
 /** What a photo's upload event says about it (never its private storage path). */
 export type PhotoUpload = {
@@ -75,7 +36,7 @@ export type LiveLookups = {
 type Built<T extends LiveEventType> = [T, LiveData[T]];
 type AnyBuilt = { [T in LiveEventType]: Built<T> }[LiveEventType];
 
-export async function toLiveMessage(event: RecordedEvent, lookups: LiveLookups): Promise<LiveMessage | null> {
+export async function toLiveMessage(event: RecordedEvent, lookups: LiveLookups): Promise<LiveEvent | null> {
   const built = await buildData(event, lookups);
   if (!built) return null;
   return {
@@ -83,7 +44,7 @@ export async function toLiveMessage(event: RecordedEvent, lookups: LiveLookups):
     cursor: formatCursor(cursorOf(event)),
     at: event.recordedAt.toISOString(),
     data: built[1],
-  } as LiveMessage;
+  } as LiveEvent;
 }
 
 async function buildData(event: RecordedEvent, lookups: LiveLookups): Promise<AnyBuilt | null> {

@@ -1,21 +1,8 @@
 // The Photo shape of API.md and the queries that list a target's photos.
 import type { Kysely } from 'kysely';
 import type { DB, PhotoRow, TargetType } from '../db/schema.ts';
+import type { Photo } from '../../contract/catalogue.ts';
 import { photoUrl } from './urls.ts';
-
-export type Photo = {
-  id: number;
-  filename: string;
-  caption: string;
-  is_primary: boolean;
-  status: 'processing' | 'ready' | 'failed';
-  url: string | null;
-  thumb_url: string | null;
-  width: number | null;
-  height: number | null;
-  uploaded_by: number | null;
-  created_at: string;
-};
 
 export function toPhoto(row: PhotoRow): Photo {
   const ready = row.status === 'ready';

@@ -1,16 +1,17 @@
 // Photos of cats and bodegas: upload (signed-in), switch the primary photo and delete (the photo's
 // uploader or the item's creator). Processing happens in the photos worker.
+import { Photo } from '../../contract/catalogue.ts';
 import fs from 'node:fs/promises';
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { TargetType } from '../db/schema.ts';
-import { NotFound, UnsupportedMediaType } from '../errors.ts';
+import { UnsupportedMediaType } from '../errors.ts';
 import { nextId } from '../events/store.ts';
 import type { EventMetadata } from '../events/types.ts';
 import { runCommand } from '../http/idempotency.ts';
-import { Photo, errors, pathId } from '../http/schemas.ts';
+import { errors, pathIdOr404 } from '../http/schemas.ts';
 import {
   deletePhoto,
   findTarget,
@@ -43,15 +44,7 @@ const PhotoBody = Type.Object({ photo: Photo });
 const FOLDERS = { cats: 'cat', bodegas: 'bodega' } as const satisfies Record<string, TargetType>;
 
 function targetOf(type: TargetType, raw: string): PhotoTarget {
-  const id = pathId(raw);
-  if (id === null) throw targetNotFound({ type, id: 0 });
-  return { type, id };
-}
-
-function photoIdOf(raw: string): number {
-  const id = pathId(raw);
-  if (id === null) throw new NotFound('Photo not found');
-  return id;
+  return { type, id: pathIdOr404(raw, targetNotFound({ type, id: 0 }).message) };
 }
 
 function metadataOf(request: FastifyRequest): EventMetadata {
@@ -161,7 +154,7 @@ const photosRoutes: FastifyPluginAsync = async (fastify) => {
       },
       async (request, reply) => {
         const target = targetOf(type, request.params.id);
-        const photoId = photoIdOf(request.params.photoId);
+        const photoId = pathIdOr404(request.params.photoId, 'Photo not found');
         await runCommand(db, request, reply, async (trx) => {
           const photo = await setPrimaryPhoto(
             trx,
@@ -189,7 +182,7 @@ const photosRoutes: FastifyPluginAsync = async (fastify) => {
       },
       async (request, reply) => {
         const target = targetOf(type, request.params.id);
-        const photoId = photoIdOf(request.params.photoId);
+        const photoId = pathIdOr404(request.params.photoId, 'Photo not found');
         await runCommand(db, request, reply, async (trx) => {
           const photo = await deletePhoto(
             trx,

@@ -1,5 +1,6 @@
 // Receives a photo upload: streams the file part to a temporary file under UPLOAD_DIR with a hard
 // size limit, decides its type from its bytes, and reads the optional caption and is_primary.
+import { isStorable } from '../http/schemas.ts';
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -115,13 +116,9 @@ function captionTooLong(): Invalid {
   return new Invalid(`caption ${message}`, { caption: message });
 }
 
-/** Postgres text and jsonb reject NUL (multipart text never carries an unpaired surrogate). */
-// eslint-disable-next-line no-control-regex -- NUL is exactly what this looks for
-const NOT_STORABLE = /\u0000/;
-
 function captionOf(raw: string | undefined): string {
   const caption = (raw ?? '').trim();
-  if (NOT_STORABLE.test(caption)) {
+  if (!isStorable(caption)) {
     const message = 'contains characters that are not allowed';
     throw new Invalid(`caption ${message}`, { caption: message });
   }

@@ -1,17 +1,8 @@
 // The Review shape of API.md and the queries behind it. Only the author's id and username leave
 // this module: never an email.
 import type { Kysely } from 'kysely';
+import type { Review } from '../../contract/reviews.ts';
 import type { DB, TargetType } from '../db/schema.ts';
-
-export type Review = {
-  id: number;
-  rating: number;
-  comment: string;
-  created_at: string;
-  user: { id: number; username: string };
-  cat_id: number | null;
-  bodega_id: number | null;
-};
 
 export type ReviewTarget = { type: TargetType; id: number };
 

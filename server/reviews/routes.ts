@@ -1,13 +1,15 @@
 // Reviews: list a cat's or a bodega's reviews (public), post one (signed-in, one per target),
 // delete one's own. Ratings are not touched here: the ratings worker recomputes them from the log.
+import { Review } from '../../contract/reviews.ts';
+import { Id, Pagination } from '../../contract/common.ts';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { TargetType } from '../db/schema.ts';
-import { Invalid, NotFound } from '../errors.ts';
+import { Invalid } from '../errors.ts';
 import type { EventMetadata } from '../events/types.ts';
 import { runCommand } from '../http/idempotency.ts';
-import { Id, PageQuery, Pagination, Review, errors, pagination, pathId } from '../http/schemas.ts';
+import { PageQuery, errors, isStorable, pagination, pathIdOr404 } from '../http/schemas.ts';
 import { COMMENT_MAX, deleteReview, postReview, requireTarget } from './commands.ts';
 import { findReview, listReviews, type ReviewTarget } from './read.ts';
 
@@ -37,13 +39,9 @@ function targetOf(body: { cat_id?: number | null; bodega_id?: number | null }): 
   return cat !== null ? { type: 'cat', id: cat } : { type: 'bodega', id: bodega! };
 }
 
-/** Postgres text and jsonb reject NUL; an unpaired surrogate is not valid UTF-8. */
-// eslint-disable-next-line no-control-regex -- NUL is exactly what this looks for
-const NOT_STORABLE = /\u0000|\p{Cs}/u;
-
 function commentOf(raw: string | null | undefined): string {
   const comment = (raw ?? '').trim();
-  if (NOT_STORABLE.test(comment)) {
+  if (!isStorable(comment)) {
     const message = 'contains characters that are not allowed';
     throw new Invalid(`comment ${message}`, { comment: message });
   }
@@ -76,9 +74,7 @@ const reviewsRoutes: FastifyPluginAsync = async (fastify) => {
         },
       },
       async (request) => {
-        const id = pathId(request.params.id);
-        const notFound = new NotFound(`${type === 'cat' ? 'Cat' : 'Bodega'} not found`);
-        if (id === null) throw notFound;
+        const id = pathIdOr404(request.params.id, `${type === 'cat' ? 'Cat' : 'Bodega'} not found`);
         const target = { type, id };
         await requireTarget(database.db, target);
         const page = request.query.page ?? 1;
@@ -120,8 +116,7 @@ const reviewsRoutes: FastifyPluginAsync = async (fastify) => {
       },
     },
     async (request, reply) => {
-      const reviewId = pathId(request.params.id);
-      if (reviewId === null) throw new NotFound('Review not found');
+      const reviewId = pathIdOr404(request.params.id, 'Review not found');
       const userId = request.currentUser!.id;
       await runCommand(database.db, request, reply, async (trx) => {
         await deleteReview(trx, store, { userId, reviewId }, metadataOf(request));

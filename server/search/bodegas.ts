@@ -1,7 +1,8 @@
 // Bodega search: text, filters and an optional circle, all applied together.
+import type { BodegaSummary } from '../../contract/catalogue.ts';
 import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
 import type { DB } from '../db/schema.ts';
-import { selectBodegaSummaries, toBodegaSummary, type BodegaSummary } from '../catalogue/read.ts';
+import { selectBodegaSummaries, toBodegaSummary } from '../catalogue/read.ts';
 import { chordToKm, type Circle } from './geo.ts';
 import { countMatches } from './matching.ts';
 import { nearestPage } from './nearest-page.ts';

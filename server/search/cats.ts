@@ -1,7 +1,8 @@
 // Cat search: text, filters and an optional circle, all applied together.
+import type { CatSummary } from '../../contract/catalogue.ts';
 import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
 import type { DB } from '../db/schema.ts';
-import { selectCatSummaries, toCatSummary, type CatSummary } from '../catalogue/read.ts';
+import { selectCatSummaries, toCatSummary } from '../catalogue/read.ts';
 import { chordToKm, type Circle } from './geo.ts';
 import { countMatches } from './matching.ts';
 import { nearestPage } from './nearest-page.ts';

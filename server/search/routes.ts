@@ -1,8 +1,10 @@
 // Public search: cats, bodegas, nearby (either, with every filter of its type) and filter options.
+import { BodegaSummary, CatSummary } from '../../contract/catalogue.ts';
+import { Pagination } from '../../contract/common.ts';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { BodegaSummary, CatSummary, Pagination, errors, pagination } from '../http/schemas.ts';
+import { errors, pagination } from '../http/schemas.ts';
 import { searchBodegas } from './bodegas.ts';
 import { searchCats } from './cats.ts';
 import { listFilterOptions } from './filter-options.ts';

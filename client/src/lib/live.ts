@@ -2,6 +2,10 @@
 // it saw, reconnects with exponential backoff and full jitter, and reports its state.
 // Framework-free; the live store (features/live) builds on it.
 
+import type { LiveEventType, LiveReset } from '../../../contract/live.ts';
+
+export type { LiveEventType } from '../../../contract/live.ts';
+
 export type LiveConnectionState = 'connecting' | 'open' | 'reconnecting' | 'closed';
 
 export const LIVE_EVENT_TYPES = [
@@ -16,17 +20,13 @@ export const LIVE_EVENT_TYPES = [
   'photo.ready',
   'photo.primary',
   'photo.deleted',
-] as const;
-
-export type LiveEventType = (typeof LIVE_EVENT_TYPES)[number];
+] as const satisfies readonly LiveEventType[];
 
 /** One public event. `data` is typed by the feature that reads it (features/live/types.ts). */
 export type LiveEventMessage = { type: LiveEventType; cursor: string; at: string; data: unknown };
 
-/** The server could not replay what this client missed: the app refetches what it shows. */
-export type LiveResetMessage = { type: 'reset'; cursor?: string };
-
-export type LiveMessage = LiveEventMessage | LiveResetMessage;
+/** `reset`: the server could not replay what this client missed; the app refetches what it shows. */
+export type LiveMessage = LiveEventMessage | LiveReset;
 
 /** Where the last cursor is kept: in memory by default, or wherever the app wants it to survive. */
 export type CursorStore = { load(): string | null; save(cursor: string): void };

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { recordView } from '../../../server/lists/recently-viewed.ts';
+import { forgetViews, recordView } from '../../../server/lists/recently-viewed.ts';
 import { call, createTestApp, type TestApp } from '../../helpers/app.ts';
 import { addBodega, addCat, deleteBodega, deleteCat, signUp, type Member } from './fixtures.ts';
 
@@ -165,16 +165,22 @@ describe('recently viewed', () => {
     await view(me, 'bodega', shop, at(2));
     await view(me, 'cat', shopCat, at(3));
 
-    // The deletion's own transaction forgets every view of the item.
+    // Even before the views are forgotten, a deleted item never shows.
     await deleteCat(t.services, doomed, bodegaId);
     expect(ids((await history(me)).recently_viewed)).toEqual([
       `cat-${shopCat}`,
       `bodega-${shop}`,
       `cat-${catIds[0]}`,
     ]);
+    await forgetViews(t.services.database.db, 'cat', [doomed]);
     expect((await rowsOf(me)).map((r) => Number(r.target_id))).not.toContain(doomed);
 
     await deleteBodega(t.services, shop);
+    await t.services.database.db.transaction().execute(async (trx) => {
+      await forgetViews(trx, 'cat', [shopCat]);
+      await forgetViews(trx, 'bodega', [shop]);
+      await forgetViews(trx, 'cat', []);
+    });
     const { recently_viewed: items, pagination } = await history(me);
     expect(ids(items)).toEqual([`cat-${catIds[0]}`]);
     expect(pagination.total).toBe(1);

@@ -1,0 +1,29 @@
+// Shapes every part of the API shares: ids, targets, pagination and the error body (API.md).
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+
+export const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
+
+/**
+ * Ids are whole numbers in 1..2^53-1 (API.md): the range every client can hold exactly in a
+ * double and Postgres holds in a bigint. Bodies and queries declare them with `Id`, so anything
+ * outside is a 400 before a query is built.
+ */
+export const MAX_ID = Number.MAX_SAFE_INTEGER;
+export const Id = Type.Integer({ minimum: 1, maximum: MAX_ID });
+
+export const TargetType = Type.Union([Type.Literal('cat'), Type.Literal('bodega')]);
+export type TargetType = Static<typeof TargetType>;
+
+export const ErrorBody = Type.Object(
+  { error: Type.String(), code: Type.String(), details: Type.Optional(Type.Unknown()) },
+  { $id: 'Error' },
+);
+export type ErrorBody = Static<typeof ErrorBody>;
+
+export const Pagination = Type.Object({
+  page: Type.Integer(),
+  per_page: Type.Integer(),
+  total: Type.Integer(),
+  pages: Type.Integer(),
+});
+export type Pagination = Static<typeof Pagination>;
