@@ -4,7 +4,7 @@
 // under a new key, so the form starts again from it.
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import toast from 'react-hot-toast';
+import toast from 'react-hot-toast/headless';
 import { useNavigate, useParams } from 'react-router-dom';
 import { nullWhenMissing } from '../../../lib/api.ts';
 import type { TargetType } from '../../../lib/catalogue.ts';

@@ -3,7 +3,7 @@
 // 404 (or a deletion, which the cache records as null) turns the page into its missing state.
 import { useQuery, useQueryClient, type QueryKey, type UseQueryOptions } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import toast from 'react-hot-toast';
+import toast from 'react-hot-toast/headless';
 import { useLiveCatchUp } from '../../../hooks/use-live-catch-up.ts';
 import { useLiveStream } from '../../live/use-live-events.ts';
 

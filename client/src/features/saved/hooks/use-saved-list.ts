@@ -8,7 +8,7 @@ import {
   type UseInfiniteQueryOptions,
 } from '@tanstack/react-query';
 import { useState } from 'react';
-import toast from 'react-hot-toast';
+import toast from 'react-hot-toast/headless';
 import { errorMessage } from '../../../lib/api.ts';
 import { unsave } from '../api/unsave.ts';
 import { listOf, withoutItem, type SavedPage } from '../saved-pages.ts';

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useCallback, useEffect } from 'react';
-import toast from 'react-hot-toast';
+import toast from 'react-hot-toast/headless';
 import { filterOptionsQuery, type FilterOptions } from '../api/get-filter-options.ts';
 import { failureMessage } from '../model/errors.ts';
 

@@ -2,7 +2,7 @@
 // in the query cache, which the live stream updates (features/live/cache-updates.ts).
 import { keepPreviousData, useInfiniteQuery, useQueryClient, type QueryKey } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import toast from 'react-hot-toast';
+import toast from 'react-hot-toast/headless';
 import { searchQuery, type SearchInputs } from '../api/search.ts';
 import { failureMessage } from '../model/errors.ts';
 import { combinePages, type SearchResults } from '../model/results.ts';

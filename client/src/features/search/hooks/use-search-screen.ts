@@ -2,7 +2,7 @@
 // filter panel, the highlighted result, new cats and bodegas from the live stream, and when each
 // change runs the search (at once, or after the filter debounce).
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import toast from 'react-hot-toast';
+import toast from 'react-hot-toast/headless';
 import type { BodegaSummary } from '../../../lib/catalogue.ts';
 import { useLiveStore } from '../../live/store.ts';
 import { useLiveEvents } from '../../live/use-live-events.ts';
