@@ -190,6 +190,15 @@ const SHOTS: Shot[] = [
     ready: (p) => p.getByRole('heading', { name: 'Cats Found (2)' }).waitFor(),
   },
   {
+    name: 'search-suggestions',
+    route: '/search',
+    ready: (p) => p.getByRole('option', { name: /Biscuit/ }).waitFor(),
+    act: async (p) => {
+      await p.getByRole('heading', { name: 'Cats Found (2)' }).waitFor();
+      await p.getByRole('combobox', { name: 'Search cats and bodegas' }).pressSequentially('bisc');
+    },
+  },
+  {
     name: 'search-filters',
     route: '/search',
     ready: (p) => p.getByRole('heading', { name: 'Cats Found (1)' }).waitFor(),

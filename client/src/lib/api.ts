@@ -30,7 +30,8 @@ export type RequestOptions = {
   headers?: Record<string, string>;
   /** Leave the session alone on 401 (the profile check handles its own failure quietly). */
   keepSessionOn401?: boolean;
-  /** Cancels the request (a query the screen no longer needs); the abort reason is thrown. */
+  /** Cancels the request (a query or suggestion no longer needed): the call rejects with the
+   *  signal's reason, not as a network error. */
   signal?: AbortSignal;
 };
 
@@ -108,7 +109,7 @@ async function request<T>(
       signal: options.signal,
     });
   } catch (error) {
-    if (options.signal?.aborted) throw error;
+    if (options.signal?.aborted) throw options.signal.reason ?? error;
     throw new ApiError(0, 'network', NETWORK_ERROR_MESSAGE);
   }
   const data = await readBody(response).catch(() => null);

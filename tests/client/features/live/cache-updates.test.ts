@@ -69,8 +69,22 @@ const bodega = (id: number): BodegaSummary => ({
 const meta = { cursor: '1-1', at: '2026-11-21T00:00:00.000Z' };
 
 describe('live updates of cached search results', () => {
-  const cats: SearchResults = { kind: 'cats', items: [cat(1), cat(2)], total: 2, page: 1, pages: 1 };
-  const bodegas: SearchResults = { kind: 'bodegas', items: [bodega(10)], total: 1, page: 1, pages: 1 };
+  const cats: SearchResults = {
+    kind: 'cats',
+    items: [cat(1), cat(2)],
+    total: 2,
+    totalExact: true,
+    page: 1,
+    pages: 1,
+  };
+  const bodegas: SearchResults = {
+    kind: 'bodegas',
+    items: [bodega(10)],
+    total: 1,
+    totalExact: true,
+    page: 1,
+    pages: 1,
+  };
 
   it("updates a visible cat's rating and review count in place", () => {
     const next = applyLiveMessage(cats, {
@@ -114,8 +128,22 @@ describe('live updates of cached search results', () => {
   });
 
   it('drops a deleted cat from whichever page lists it, and every page counts one fewer', () => {
-    const first: SearchResults = { kind: 'cats', items: [cat(1)], total: 2, page: 1, pages: 2 };
-    const second: SearchResults = { kind: 'cats', items: [cat(2)], total: 2, page: 2, pages: 2 };
+    const first: SearchResults = {
+      kind: 'cats',
+      items: [cat(1)],
+      total: 2,
+      totalExact: true,
+      page: 1,
+      pages: 2,
+    };
+    const second: SearchResults = {
+      kind: 'cats',
+      items: [cat(2)],
+      total: 2,
+      totalExact: true,
+      page: 2,
+      pages: 2,
+    };
     const pages = appliedToPages([first, second], {
       type: 'cat.deleted',
       ...meta,
@@ -127,11 +155,25 @@ describe('live updates of cached search results', () => {
 
 describe('the result list of the pages loaded', () => {
   it('lists each result once, with the newest page counts', () => {
-    const first: SearchResults = { kind: 'cats', items: [cat(1), cat(2)], total: 3, page: 1, pages: 2 };
-    const second: SearchResults = { kind: 'cats', items: [cat(2), cat(3)], total: 4, page: 2, pages: 2 };
+    const first: SearchResults = {
+      kind: 'cats',
+      items: [cat(1), cat(2)],
+      total: 3,
+      totalExact: true,
+      page: 1,
+      pages: 2,
+    };
+    const second: SearchResults = {
+      kind: 'cats',
+      items: [cat(2), cat(3)],
+      total: 4,
+      totalExact: false,
+      page: 2,
+      pages: 2,
+    };
     const combined = combinePages([first, second]);
     expect(combined?.items.map((c) => c.id)).toEqual([1, 2, 3]);
-    expect(combined).toMatchObject({ total: 4, page: 2, pages: 2 });
+    expect(combined).toMatchObject({ total: 4, totalExact: false, page: 2, pages: 2 });
     expect(combinePages([])).toBeNull();
   });
 });

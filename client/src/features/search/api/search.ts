@@ -1,16 +1,16 @@
 import { infiniteQueryOptions } from '@tanstack/react-query';
 import { api } from '../../../lib/api.ts';
-import type { BodegaSummary, CatSummary, Pagination } from '../../../lib/catalogue.ts';
+import type { BodegaSummary, CatSummary, SearchPagination } from '../../../lib/catalogue.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
 import { toResults, type SearchResults } from '../model/results.ts';
 import { searchRequest, type Coordinates, type SearchRequest } from '../model/search-request.ts';
 import type { SearchState } from '../model/search-state.ts';
 
 export type SearchPage =
-  | { kind: 'cats'; items: CatSummary[]; pagination: Pagination }
-  | { kind: 'bodegas'; items: BodegaSummary[]; pagination: Pagination };
+  | { kind: 'cats'; items: CatSummary[]; pagination: SearchPagination }
+  | { kind: 'bodegas'; items: BodegaSummary[]; pagination: SearchPagination };
 
-type SearchResponse = { cats?: CatSummary[]; bodegas?: BodegaSummary[]; pagination?: Pagination };
+type SearchResponse = { cats?: CatSummary[]; bodegas?: BodegaSummary[]; pagination?: SearchPagination };
 
 /** One page of cats or bodegas from the text or the nearby search. */
 export async function fetchSearchPage(
@@ -20,7 +20,13 @@ export async function fetchSearchPage(
 ): Promise<SearchPage> {
   const body = await api.get<SearchResponse>(request.path, { query: request.query, signal });
   const items = (kind === 'cats' ? body.cats : body.bodegas) ?? [];
-  const pagination = body.pagination ?? { page: 1, per_page: items.length, total: items.length, pages: 1 };
+  const pagination = body.pagination ?? {
+    page: 1,
+    per_page: items.length,
+    total: items.length,
+    pages: 1,
+    total_exact: true,
+  };
   return kind === 'cats'
     ? { kind, items: items as CatSummary[], pagination }
     : { kind, items: items as BodegaSummary[], pagination };

@@ -3,6 +3,7 @@
 // change runs the search (at once, or after the filter debounce).
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import toast from 'react-hot-toast/headless';
+import { useNavigate } from 'react-router-dom';
 import type { BodegaSummary } from '../../../lib/catalogue.ts';
 import { useLiveStore } from '../../live/store.ts';
 import { useLiveEvents } from '../../live/use-live-events.ts';
@@ -17,6 +18,7 @@ import {
 } from '../model/filters.ts';
 import { toMapLocations } from '../model/map-locations.ts';
 import type { SearchState, SearchTab } from '../model/search-state.ts';
+import { choose, type Suggestion } from '../model/suggestions.ts';
 import { useFilterOptions } from './use-filter-options.ts';
 import { useGeolocation } from './use-geolocation.ts';
 import { useSearchResults } from './use-search-results.ts';
@@ -37,6 +39,7 @@ function useLiveBodegas() {
 }
 
 export function useSearchScreen() {
+  const navigate = useNavigate();
   const [state, setState] = useSearchState();
   const [draft, setDraft] = useState(state.q);
   const [filtersOpen, setFiltersOpen] = useState(false);
@@ -95,6 +98,16 @@ export function useSearchScreen() {
     submit() {
       if (draft.trim() === state.q.trim()) runNow();
       else update({ ...state, q: draft.trim() }, 0, true);
+    },
+    /** A cat or bodega opens its page; a breed or personality becomes the search's filter. */
+    chooseSuggestion(suggestion: Suggestion) {
+      const choice = choose(suggestion, state);
+      if ('open' in choice) {
+        void navigate(choice.open);
+        return;
+      }
+      setDraft(choice.search.q);
+      update(choice.search, 0, true);
     },
     selectTab(tab: SearchTab) {
       setHighlightedKey(null);

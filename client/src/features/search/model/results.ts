@@ -3,15 +3,23 @@
 import type { BodegaSummary, CatSummary } from '../../../lib/catalogue.ts';
 import type { SearchPage } from '../api/search.ts';
 
+type Counts = { total: number; totalExact: boolean; page: number; pages: number };
+
 export type SearchResults =
-  | { kind: 'cats'; items: CatSummary[]; total: number; page: number; pages: number }
-  | { kind: 'bodegas'; items: BodegaSummary[]; total: number; page: number; pages: number };
+  ({ kind: 'cats'; items: CatSummary[] } & Counts) | ({ kind: 'bodegas'; items: BodegaSummary[] } & Counts);
+
+/** The result count as the heading shows it: "1,234", or "about 31,000" for an estimate. */
+export function resultCount(total: number, exact: boolean): string {
+  const shown = total.toLocaleString('en-US');
+  return exact ? shown : `about ${shown}`;
+}
 
 export function toResults(page: SearchPage): SearchResults {
-  const { total, page: current, pages } = page.pagination;
+  const { total, page: current, pages, total_exact } = page.pagination;
+  const counts = { total, totalExact: total_exact, page: current, pages };
   return page.kind === 'cats'
-    ? { kind: 'cats', items: page.items, total, page: current, pages }
-    : { kind: 'bodegas', items: page.items, total, page: current, pages };
+    ? { kind: 'cats', items: page.items, ...counts }
+    : { kind: 'bodegas', items: page.items, ...counts };
 }
 
 /** A next page added to the results: what it repeats is left out, its counts are the newer ones. */

@@ -31,6 +31,7 @@ function SearchScreen() {
         draft={screen.draft}
         onDraftChange={screen.setDraft}
         onSubmit={actions.submit}
+        onChooseSuggestion={actions.chooseSuggestion}
         filtersOpen={screen.filtersOpen}
         filterPanelId={FILTER_PANEL_ID}
         onToggleFilters={() => screen.setFiltersOpen((open) => !open)}
