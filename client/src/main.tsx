@@ -1,9 +1,11 @@
+// The shared look first: every component's own stylesheet comes after it in the cascade.
+import './styles/global.css';
+import './styles/controls.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App.tsx';
 import { createAppRouter } from './app/router.tsx';
 import { afterFirstContentfulPaint } from './prerender/after-first-paint.ts';
-import './styles/global.css';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('The page has no #root element');

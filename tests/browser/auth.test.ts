@@ -6,7 +6,6 @@ import {
   launchBrowser,
   newPage,
   registerUser,
-  screenshot,
   startServer,
   VIEWPORTS,
   type RunningServer,
@@ -127,33 +126,49 @@ describe('accounts in the browser', () => {
     await context.close();
   });
 
-  it('screenshots home, sign-in and sign-up at desktop and phone sizes', async () => {
-    const user = await registerUser(server, 'shots');
+  it('fits home, sign-in and sign-up to desktop and phone widths without sideways scrolling', async () => {
+    const screens = [
+      { route: '/', ready: (p: Page) => p.getByRole('heading', { name: 'Find Bodega Cats in NYC' }) },
+      { route: '/login', ready: (p: Page) => p.getByRole('button', { name: 'Sign in' }) },
+      { route: '/register', ready: (p: Page) => p.getByRole('button', { name: 'Create account' }) },
+    ];
     for (const viewport of Object.keys(VIEWPORTS) as ViewportName[]) {
       const { context, page } = await newPage(browser, { viewport });
+      for (const { route, ready } of screens) {
+        await gotoRoute(page, server, route);
+        await ready(page).waitFor();
+        expect(await ready(page).isVisible()).toBe(true);
+        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+        expect(overflow, `${route} at ${viewport} width`).toBeLessThanOrEqual(0);
+      }
+      await context.close();
+    }
+  });
+
+  it('shows a signed-in user every link on a desktop, and behind the menu button on a phone', async () => {
+    const user = await registerUser(server, 'navs');
+    for (const viewport of Object.keys(VIEWPORTS) as ViewportName[]) {
+      const { context, page } = await newPage(browser, { viewport, token: user.token });
       await gotoRoute(page, server, '/');
       await page.getByRole('heading', { name: 'Find Bodega Cats in NYC' }).waitFor();
-      await screenshot(page, 'home', viewport);
-      await gotoRoute(page, server, '/login');
-      await page.getByRole('button', { name: 'Sign in' }).waitFor();
-      await screenshot(page, 'login', viewport);
-      await gotoRoute(page, server, '/register');
-      await page.getByRole('button', { name: 'Create account' }).waitFor();
-      await screenshot(page, 'register', viewport);
-      await context.close();
-
-      const signedIn = await newPage(browser, { viewport, token: user.token });
-      await gotoRoute(signedIn.page, server, '/');
-      await signedIn.page.getByRole('heading', { name: 'Find Bodega Cats in NYC' }).waitFor();
-      const nav = signedIn.page.getByRole('navigation', { name: 'Main' });
+      const nav = page.getByRole('navigation', { name: 'Main' });
+      const menuButton = page.getByRole('button', { name: 'Open menu' });
       if (viewport === 'phone') {
-        await signedIn.page.getByRole('button', { name: 'Open menu' }).click();
+        expect(await nav.getByRole('link', { name: 'Upload' }).isVisible()).toBe(false);
+        await menuButton.click();
         await nav.getByRole('link', { name: 'Recently Viewed', exact: true }).waitFor();
       } else {
+        expect(await menuButton.isVisible()).toBe(false);
         await nav.getByRole('link', { name: 'Recent', exact: true }).waitFor();
       }
-      await screenshot(signedIn.page, 'home-signed-in', viewport);
-      await signedIn.context.close();
+      for (const name of ['Search', 'Saved', 'Upload']) {
+        expect(await nav.getByRole('link', { name, exact: true }).isVisible(), `${name} at ${viewport}`).toBe(
+          true,
+        );
+      }
+      expect(await nav.getByText(user.username).isVisible()).toBe(true);
+      expect(await nav.getByRole('button', { name: 'Logout' }).isVisible()).toBe(true);
+      await context.close();
     }
   });
 });

@@ -8,7 +8,6 @@ import {
   launchBrowser,
   newPage,
   registerUser,
-  screenshot,
   startServer,
   VIEWPORTS,
   type RunningServer,
@@ -267,7 +266,6 @@ describe('searching in the browser', () => {
       const listBox = (await list.boundingBox())!;
       expect(listBox.x).toBeGreaterThanOrEqual(0);
       expect(listBox.x + listBox.width).toBeLessThanOrEqual(VIEWPORTS[viewport].width);
-      await screenshot(page, 'search-suggestions', viewport);
 
       await box.press('ArrowDown');
       const option = list.getByRole('option').first();
@@ -298,17 +296,27 @@ describe('searching in the browser', () => {
     await context.close();
   });
 
-  it('screenshots the search screen at desktop and phone sizes', async () => {
+  it('puts the map beside the results on a desktop and above them on a phone', async () => {
     for (const viewport of Object.keys(VIEWPORTS) as ViewportName[]) {
       const { context, page } = await newPage(browser, { viewport });
       await gotoRoute(page, server, '/search');
       await resultsHeading(page).waitFor();
       await waitForCount(page, 'Cats', CATS.length);
-      await screenshot(page, 'search', viewport);
+      const map = (await page.locator('.search-page__map').boundingBox())!;
+      const results = (await page.getByRole('tabpanel').boundingBox())!;
+      if (viewport === 'desktop') {
+        expect(results.x, 'results right of the map').toBeGreaterThanOrEqual(map.x + map.width);
+        expect(Math.abs(results.y - map.y)).toBeLessThan(5);
+      } else {
+        expect(results.y, 'results below the map').toBeGreaterThanOrEqual(map.y + map.height);
+        expect(results.width).toBeGreaterThan(VIEWPORTS.phone.width - 60);
+      }
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect(overflow).toBeLessThanOrEqual(0);
       await page.getByRole('button', { name: /^Filters/ }).click();
       await page.getByLabel('Breed', { exact: true }).selectOption('Tabby');
       await waitForCount(page, 'Cats', 2);
-      await screenshot(page, 'search-filters', viewport);
+      expect(await page.locator('.results__list > li').count()).toBe(2);
       await context.close();
     }
   });

@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useSession } from '../../client/src/features/auth/stores/session.ts';
 import RecentlyViewedPage from '../../client/src/features/recently-viewed/routes/RecentlyViewedPage.tsx';
 import type { ViewedItem } from '../../client/src/features/recently-viewed/types.ts';
+import { QueryProvider } from './query.tsx';
 import { scriptedFetch } from './helpers.ts';
 
 const NOW = new Date('2026-11-21T18:00:00.000Z');
@@ -32,10 +33,12 @@ function viewed(id: number, ago: number, extra: Partial<ViewedItem> = {}): Viewe
 
 function renderPage() {
   render(
-    <MemoryRouter>
-      <RecentlyViewedPage />
-      <Toaster />
-    </MemoryRouter>,
+    <QueryProvider>
+      <MemoryRouter>
+        <RecentlyViewedPage />
+        <Toaster />
+      </MemoryRouter>
+    </QueryProvider>,
   );
 }
 

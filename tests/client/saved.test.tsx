@@ -5,6 +5,7 @@ import { MemoryRouter } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useSession } from '../../client/src/features/auth/stores/session.ts';
 import SavedPage from '../../client/src/features/saved/routes/SavedPage.tsx';
+import { QueryProvider } from './query.tsx';
 import { scriptedFetch, type SentRequest } from './helpers.ts';
 
 type Reply = ReturnType<Parameters<typeof scriptedFetch>[0]>;
@@ -68,10 +69,12 @@ function renderSaved(extra: (r: SentRequest) => Reply | undefined = () => undefi
     return { status: 200, body: { saved: false } };
   });
   render(
-    <MemoryRouter>
-      <SavedPage />
-      <Toaster />
-    </MemoryRouter>,
+    <QueryProvider>
+      <MemoryRouter>
+        <SavedPage />
+        <Toaster />
+      </MemoryRouter>
+    </QueryProvider>,
   );
   return fetch;
 }

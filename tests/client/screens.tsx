@@ -6,6 +6,7 @@ import toast from 'react-hot-toast/headless';
 import { Toaster } from '../../client/src/components/Toaster.tsx';
 import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-router-dom';
 import { vi } from 'vitest';
+import { QueryProvider } from './query.tsx';
 import { useLiveStore, type LiveStatus } from '../../client/src/features/live/store.ts';
 import type { LiveListener, LiveMessage } from '../../client/src/features/live/types.ts';
 import { scriptedFetch, type Reply, type Responder, type SentRequest } from './helpers.ts';
@@ -13,14 +14,17 @@ import { scriptedFetch, type Reply, type Responder, type SentRequest } from './h
 /** Answers a request, or leaves it (undefined) to the defaults. */
 export type PartialResponder = (request: SentRequest) => Reply | undefined | Promise<Reply | undefined>;
 
-/** Renders the routes at `url`, with the toasts; answers the router, to see where the app went. */
+/**
+ * Renders the routes at `url`, with the toasts and a fresh query cache; answers the router, to see
+ * where the app went.
+ */
 export function renderRoutes(routes: RouteObject[], url: string) {
   const router = createMemoryRouter(routes, { initialEntries: [url] });
   render(
-    <>
+    <QueryProvider>
       <RouterProvider router={router} />
       <Toaster />
-    </>,
+    </QueryProvider>,
   );
   return router;
 }

@@ -1,6 +1,6 @@
 // The routes table of the product (hash-based locations). Every screen is its own lazily loaded
 // chunk, so the home route downloads only the shell and the home page.
-import type { ComponentType } from 'react';
+import { lazy, type ComponentType } from 'react';
 import { createHashRouter, type RouteObject } from 'react-router-dom';
 import { RequireAuth } from '../components/RequireAuth.tsx';
 import { RouteError } from '../components/RouteError.tsx';
@@ -12,15 +12,30 @@ import { SearchRoute } from '../features/search/routes/SearchRoute.tsx';
 
 type PageModule = { default: ComponentType };
 
+// The search screen below its heading (the heading ships with the shell, see SearchRoute).
+const SearchPage = lazy(() => withServerData(() => import('../features/search/routes/SearchPage.tsx')));
+
+/** A page's module with the server-data cache around the page; the cache's code loads with it. */
+async function withServerData(load: () => Promise<PageModule>): Promise<PageModule> {
+  const [{ default: Page }, { QueryProvider }] = await Promise.all([load(), import('./query-provider.tsx')]);
+  return {
+    default: () => (
+      <QueryProvider>
+        <Page />
+      </QueryProvider>
+    ),
+  };
+}
+
 /** A page in its own chunk, loaded when its route is first visited. */
 function page(load: () => Promise<PageModule>): RouteObject['lazy'] {
-  return async () => ({ Component: (await load()).default });
+  return async () => ({ Component: (await withServerData(load)).default });
 }
 
 /** A page for signed-in users only; the guard sends everyone else to /login. */
 function guarded(load: () => Promise<PageModule>): RouteObject['lazy'] {
   return async () => {
-    const Page = (await load()).default;
+    const Page = (await withServerData(load)).default;
     return {
       Component: () => (
         <RequireAuth>
@@ -40,7 +55,7 @@ export const routes: RouteObject[] = [
       { index: true, Component: HomePage },
       { path: 'login', lazy: page(() => import('../features/auth/routes/LoginPage.tsx')) },
       { path: 'register', lazy: page(() => import('../features/auth/routes/RegisterPage.tsx')) },
-      { path: 'search', Component: SearchRoute },
+      { path: 'search', element: <SearchRoute page={SearchPage} /> },
       { path: 'cat/:id', lazy: page(() => import('../features/cats/routes/CatDetailPage.tsx')) },
       { path: 'cat/:id/edit', lazy: page(() => import('../features/cats/routes/CatEditPage.tsx')) },
       { path: 'bodega/:id', lazy: page(() => import('../features/bodegas/routes/BodegaDetailPage.tsx')) },

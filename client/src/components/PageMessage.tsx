@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { Icon, type IconName } from './Icon.tsx';
+import './page-message.css';
 
 type PageMessageProps = {
   title: string;

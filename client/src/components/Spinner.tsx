@@ -1,3 +1,5 @@
+import './spinner.css';
+
 type SpinnerProps = { label?: string; size?: 'small' | 'medium' | 'large' };
 
 /** A spinning ring with a visible label; announced politely to screen readers. */

@@ -1,4 +1,5 @@
 import { formatRating, starCount } from '../lib/format.ts';
+import './stars.css';
 
 type StarsProps = { rating: number | null | undefined; showValue?: boolean; size?: 'small' | 'medium' };
 

@@ -30,7 +30,8 @@ export type RequestOptions = {
   headers?: Record<string, string>;
   /** Leave the session alone on 401 (the profile check handles its own failure quietly). */
   keepSessionOn401?: boolean;
-  /** Aborting it rejects the call with the signal's reason, not as a network error. */
+  /** Cancels the request (a query or suggestion no longer needed): the call rejects with the
+   *  signal's reason, not as a network error. */
   signal?: AbortSignal;
 };
 
@@ -132,6 +133,16 @@ export const api = {
   upload: <T>(path: string, formData: FormData, options?: RequestOptions) =>
     request<T>('POST', path, formData, options),
 };
+
+/** What a read answers, or null when the server says it does not exist (404). */
+export async function nullWhenMissing<T>(read: Promise<T>): Promise<T | null> {
+  try {
+    return await read;
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) return null;
+    throw error;
+  }
+}
 
 /** The text a toast shows for a failed call: the server's error, else the screen's fallback. */
 export function errorMessage(error: unknown, fallback: string): string {

@@ -19,8 +19,11 @@ export type LiveState = {
   cursor: string | null;
   /** Cats added since the screen last acknowledged them, newest last. */
   newCats: CatSummary[];
-  /** Listen to every event (and resets); opens the connection. Returns the unsubscribe. */
-  subscribe(listener: LiveListener): () => void;
+  /**
+   * Listen to every event (and resets); opens the connection unless `passive` (the query cache
+   * follows the stream only while some screen keeps it open). Returns the unsubscribe.
+   */
+  subscribe(listener: LiveListener, options?: { passive?: boolean }): () => void;
   acknowledgeNewCats(): void;
 };
 
@@ -33,6 +36,8 @@ export function liveStreamUrl(base = env.apiBaseUrl): string {
 
 export const useLiveStore = create<LiveState>()((set, get) => {
   const listeners = new Set<LiveListener>();
+  /** The listeners that keep the connection open. */
+  const active = new Set<LiveListener>();
   let connection: Connection | null = null;
   let idleTimer: ReturnType<typeof setTimeout> | null = null;
 
@@ -71,10 +76,10 @@ export const useLiveStore = create<LiveState>()((set, get) => {
   }
 
   function closeWhenIdle() {
-    if (listeners.size > 0 || idleTimer) return;
+    if (active.size > 0 || idleTimer) return;
     idleTimer = setTimeout(() => {
       idleTimer = null;
-      if (listeners.size > 0) return;
+      if (active.size > 0) return;
       connection?.close();
       connection = null;
       set({ newCats: [], connection: 'idle' });
@@ -85,11 +90,16 @@ export const useLiveStore = create<LiveState>()((set, get) => {
     connection: 'idle',
     cursor: null,
     newCats: [],
-    subscribe(listener) {
-      listeners.add(listener);
+    subscribe(listener, options) {
+      // A wrapper of its own, so one function subscribed twice is two subscriptions.
+      const entry: LiveListener = (message) => listener(message);
+      listeners.add(entry);
+      if (options?.passive) return () => void listeners.delete(entry);
+      active.add(entry);
       open();
       return () => {
-        listeners.delete(listener);
+        listeners.delete(entry);
+        active.delete(entry);
         closeWhenIdle();
       };
     },

@@ -14,3 +14,13 @@ export function useLiveEvents(listener: LiveListener, enabled = true): void {
     return subscribe((message) => latest.current(message));
   }, [subscribe, enabled]);
 }
+
+const ignore: LiveListener = () => {};
+
+/**
+ * Keeps the live stream open while the component is mounted, for a screen whose data is kept
+ * current in the query cache (see cache-updates.ts) rather than by a listener of its own.
+ */
+export function useLiveStream(enabled = true): void {
+  useLiveEvents(ignore, enabled);
+}

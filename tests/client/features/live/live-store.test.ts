@@ -55,6 +55,20 @@ describe('the live store', () => {
     stopB();
   });
 
+  it('lets a passive listener (the query cache) follow the stream without keeping it open', () => {
+    const received: LiveMessage[] = [];
+    const stopCache = useLiveStore.getState().subscribe((m) => received.push(m), { passive: true });
+    expect(FakeSocket.opened).toHaveLength(0);
+    const stopScreen = useLiveStore.getState().subscribe(() => {});
+    const socket = FakeSocket.opened.at(-1)!;
+    socket.send(catAdded(9));
+    expect(received.map((m) => m.type)).toEqual(['cat.added']);
+    stopScreen();
+    vi.advanceTimersByTime(5000);
+    expect(socket.closed).toBe(true);
+    stopCache();
+  });
+
   it('hands every event to listeners and collects new cats for the announcement', () => {
     const received: LiveMessage[] = [];
     const stop = useLiveStore.getState().subscribe((message) => received.push(message));

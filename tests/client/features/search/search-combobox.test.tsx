@@ -4,6 +4,7 @@ import { createMemoryRouter, RouterProvider } from 'react-router-dom';
 import { useSession } from '../../../../client/src/features/auth/stores/session.ts';
 import { SUGGEST_DEBOUNCE_MS } from '../../../../client/src/features/search/hooks/use-suggestions.ts';
 import SearchPage from '../../../../client/src/features/search/routes/SearchPage.tsx';
+import { QueryProvider } from '../../query.tsx';
 
 class QuietSocket {
   onopen = null;
@@ -66,7 +67,11 @@ async function renderSearch(path = '/search') {
     ],
     { initialEntries: [path] },
   );
-  render(<RouterProvider router={router} />);
+  render(
+    <QueryProvider>
+      <RouterProvider router={router} />
+    </QueryProvider>,
+  );
   await act(async () => {});
   return router;
 }

@@ -4,6 +4,7 @@ import { createMemoryRouter, RouterProvider } from 'react-router-dom';
 import { useSession } from '../../../../client/src/features/auth/stores/session.ts';
 import SearchPage from '../../../../client/src/features/search/routes/SearchPage.tsx';
 import { scriptedFetch } from '../../helpers.ts';
+import { QueryProvider } from '../../query.tsx';
 
 class QuietSocket {
   onopen = null;
@@ -17,7 +18,11 @@ async function renderSearch(path = '/search') {
   const router = createMemoryRouter([{ path: '/search', element: <SearchPage /> }], {
     initialEntries: [path],
   });
-  render(<RouterProvider router={router} />);
+  render(
+    <QueryProvider>
+      <RouterProvider router={router} />
+    </QueryProvider>,
+  );
   await act(async () => {});
   return router;
 }

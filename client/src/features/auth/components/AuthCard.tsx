@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { Icon } from '../../../components/Icon.tsx';
+import './auth-card.css';
 
 type AuthCardProps = { title: string; alternative: ReactNode; children: ReactNode };
 

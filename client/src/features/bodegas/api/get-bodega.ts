@@ -1,7 +1,19 @@
-import { api } from '../../../lib/api.ts';
+import { queryOptions } from '@tanstack/react-query';
+import { api, nullWhenMissing } from '../../../lib/api.ts';
 import type { BodegaResponse } from '../../../lib/catalogue.ts';
+import { queryKeys } from '../../../lib/query-keys.ts';
+import { readThroughLive } from '../../live/read-through-live.ts';
 
 /** A bodega with its cats (records a recently viewed entry when signed in). */
-export function getBodega(id: number): Promise<BodegaResponse> {
-  return api.get<BodegaResponse>(`/api/bodegas/${id}`);
+export function getBodega(id: number, signal?: AbortSignal): Promise<BodegaResponse> {
+  return api.get<BodegaResponse>(`/api/bodegas/${id}`, { signal });
+}
+
+/** A bodega's page data in the cache; null when there is no such bodega (any more). */
+export function bodegaQuery(id: number) {
+  return queryOptions({
+    queryKey: queryKeys.bodega(id),
+    queryFn: ({ signal }) =>
+      readThroughLive(queryKeys.bodega(id), () => nullWhenMissing(getBodega(id, signal))),
+  });
 }

@@ -1,7 +1,18 @@
-import { api } from '../../../lib/api.ts';
+import { queryOptions } from '@tanstack/react-query';
+import { api, nullWhenMissing } from '../../../lib/api.ts';
 import type { CatResponse } from '../../../lib/catalogue.ts';
+import { queryKeys } from '../../../lib/query-keys.ts';
+import { readThroughLive } from '../../live/read-through-live.ts';
 
 /** A cat with its bodega (records a recently viewed entry when signed in). */
-export function getCat(id: number): Promise<CatResponse> {
-  return api.get<CatResponse>(`/api/cats/${id}`);
+export function getCat(id: number, signal?: AbortSignal): Promise<CatResponse> {
+  return api.get<CatResponse>(`/api/cats/${id}`, { signal });
+}
+
+/** A cat's page data in the cache; null when there is no such cat (any more). */
+export function catQuery(id: number) {
+  return queryOptions({
+    queryKey: queryKeys.cat(id),
+    queryFn: ({ signal }) => readThroughLive(queryKeys.cat(id), () => nullWhenMissing(getCat(id, signal))),
+  });
 }

@@ -13,7 +13,7 @@ type EditableItem = { id: number; name: string; created_by: number | null };
 
 type ItemEditPageProps<T> = {
   kind: TargetType;
-  fetchItem(id: number): Promise<T>;
+  fetchItem(id: number, signal?: AbortSignal): Promise<T>;
   /** The item itself within what fetchItem answers. */
   itemOf(data: T): EditableItem;
   /** The form for what was loaded; `reload` brings the latest version into a fresh form. */

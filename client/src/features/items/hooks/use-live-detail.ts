@@ -1,73 +1,40 @@
-// Loads one catalogue item's page data and keeps it current from the live stream: what the item's
-// own `applyLive` makes of each message shows on the open page without a reload, a `reset` or a
-// reconnection reloads quietly, and a 404 (or a deletion) turns the page into its missing state.
-// A load's answer may predate messages heard while it was on its way: those are applied to it again.
-import { useCallback, useEffect, useRef, useState } from 'react';
+// One catalogue item's page data from the query cache, which the live stream keeps current: the
+// open page shows changes without a reload, a `reset` or a reconnection refetches quietly, and a
+// 404 (or a deletion, which the cache records as null) turns the page into its missing state.
+import { useQuery, useQueryClient, type QueryKey, type UseQueryOptions } from '@tanstack/react-query';
+import { useEffect } from 'react';
 import toast from 'react-hot-toast/headless';
-import { ApiError } from '../../../lib/api.ts';
 import { useLiveCatchUp } from '../../../hooks/use-live-catch-up.ts';
-import { useLiveEvents } from '../../live/use-live-events.ts';
-import type { LiveMessage } from '../../live/types.ts';
+import { useLiveStream } from '../../live/use-live-events.ts';
 
 export type DetailState<Data> =
   { status: 'loading' } | { status: 'missing' } | { status: 'failed' } | ({ status: 'ready' } & Data);
 
-export type LiveEvent = Exclude<LiveMessage, { type: 'reset' }>;
-
-export type LiveDetail<Data> = {
-  read(id: number): Promise<Data>;
-  /** The state after a live message, given the page's ready state. */
-  applyLive(state: { status: 'ready' } & Data, message: LiveEvent): DetailState<Data>;
-  /** The toast of a failed first load, e.g. 'Failed to load cat details'. */
-  failure: string;
-};
-
-export function useLiveDetail<Data>(
+type DetailQuery<Data, Key extends QueryKey> = (
   id: number,
-  detail: LiveDetail<Data>,
-): DetailState<Data> & { reload(): void } {
-  const [state, setState] = useState<DetailState<Data>>({ status: 'loading' });
-  const { read, applyLive, failure } = detail;
-  const apply = useCallback(
-    (current: DetailState<Data>, message: LiveEvent) =>
-      current.status === 'ready' ? applyLive(current, message) : current,
-    [applyLive],
-  );
-  /** Per load in flight, the live messages heard since it was sent. */
-  const heardDuringLoads = useRef(new Set<LiveEvent[]>());
+) => UseQueryOptions<Data | null, Error, Data | null, Key>;
 
-  const load = useCallback(
-    async (quiet: boolean) => {
-      if (!Number.isInteger(id) || id <= 0) return setState({ status: 'missing' });
-      if (!quiet) setState({ status: 'loading' });
-      const heard: LiveEvent[] = [];
-      heardDuringLoads.current.add(heard);
-      try {
-        const data = await read(id);
-        setState(heard.reduce<DetailState<Data>>(apply, { status: 'ready', ...data }));
-      } catch (error) {
-        if (error instanceof ApiError && error.status === 404) return setState({ status: 'missing' });
-        // A quiet refresh that fails leaves the page as it was.
-        if (quiet) return;
-        toast.error(failure);
-        setState({ status: 'failed' });
-      } finally {
-        heardDuringLoads.current.delete(heard);
-      }
-    },
-    [id, read, apply, failure],
-  );
+/** `failure` is the toast of a failed load, e.g. 'Failed to load cat details'. */
+export function useLiveDetail<Data extends object, Key extends QueryKey>(
+  id: number,
+  detailQuery: DetailQuery<Data, Key>,
+  failure: string,
+): DetailState<Data> & { reload(): void } {
+  const valid = Number.isInteger(id) && id > 0;
+  const options = detailQuery(id);
+  const query = useQuery({ ...options, enabled: valid });
+  const client = useQueryClient();
+  const failed = query.isError && query.data === undefined && !query.isFetching;
 
   useEffect(() => {
-    void load(false);
-  }, [load]);
+    if (failed) toast.error(failure);
+  }, [failed, failure]);
+  useLiveStream(valid);
+  // Events sent before the socket opened are not replayed: read the item again quietly.
+  useLiveCatchUp(() => void client.invalidateQueries({ queryKey: options.queryKey, exact: true }));
 
-  useLiveCatchUp(() => void load(true));
-  useLiveEvents((message) => {
-    if (message.type === 'reset') return void load(true);
-    for (const heard of heardDuringLoads.current) heard.push(message);
-    setState((current) => apply(current, message));
-  });
-
-  return { ...state, reload: () => void load(false) };
+  const reload = () => void query.refetch();
+  if (!valid || query.data === null) return { status: 'missing', reload };
+  if (query.data) return { status: 'ready', ...query.data, reload };
+  return failed ? { status: 'failed', reload } : { status: 'loading', reload };
 }

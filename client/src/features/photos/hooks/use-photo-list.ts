@@ -1,39 +1,28 @@
-// A page's photos kept current: uploads made here, and photos finishing processing, becoming primary
-// or being deleted anywhere (live stream).
-import { useCallback, useState } from 'react';
+// A page's photos as its cached item holds them: the live stream changes them there (photos
+// finishing processing, becoming primary or being deleted anywhere), and so do the uploads, primary
+// choices and deletions made on this page, with the same rules (photo-list.ts).
+import { useQueryClient } from '@tanstack/react-query';
+import { useCallback } from 'react';
 import type { Photo, TargetType } from '../../../lib/catalogue.ts';
-import { useLiveEvents } from '../../live/use-live-events.ts';
+import { updateItemPhotos } from '../../live/cache-updates.ts';
 import { markPrimary, primaryPhotoOf, removePhoto, upsertPhoto } from '../photo-list.ts';
 
 export type PhotoList = {
-  photos: Photo[];
+  photos: readonly Photo[];
   primary: Photo | null;
   added(photo: Photo): void;
   primarySet(photoId: number): void;
   deleted(photoId: number): void;
 };
 
-export function usePhotoList(loaded: readonly Photo[], type: TargetType, targetId: number): PhotoList {
-  const [source, setSource] = useState(loaded);
-  const [photos, setPhotos] = useState<Photo[]>([...loaded]);
-  // A fresh load of the page (another id, or a refetch after a reset) replaces what we had.
-  if (source !== loaded) {
-    setSource(loaded);
-    setPhotos([...loaded]);
-  }
-
-  useLiveEvents((message) => {
-    if (message.type === 'reset') return;
-    if (!message.type.startsWith('photo.')) return;
-    const data = message.data as { target_type: TargetType; target_id: number; id: number };
-    if (data.target_type !== type || data.target_id !== targetId) return;
-    if (message.type === 'photo.ready') setPhotos((list) => upsertPhoto(list, message.data));
-    if (message.type === 'photo.primary') setPhotos((list) => markPrimary(list, message.data.id));
-    if (message.type === 'photo.deleted') setPhotos((list) => removePhoto(list, message.data.id));
-  });
-
-  const added = useCallback((photo: Photo) => setPhotos((list) => upsertPhoto(list, photo)), []);
-  const primarySet = useCallback((id: number) => setPhotos((list) => markPrimary(list, id)), []);
-  const deleted = useCallback((id: number) => setPhotos((list) => removePhoto(list, id)), []);
+export function usePhotoList(photos: readonly Photo[], type: TargetType, targetId: number): PhotoList {
+  const client = useQueryClient();
+  const update = useCallback(
+    (change: (list: readonly Photo[]) => Photo[]) => updateItemPhotos(client, type, targetId, change),
+    [client, type, targetId],
+  );
+  const added = useCallback((photo: Photo) => update((list) => upsertPhoto(list, photo)), [update]);
+  const primarySet = useCallback((id: number) => update((list) => markPrimary(list, id)), [update]);
+  const deleted = useCallback((id: number) => update((list) => removePhoto(list, id)), [update]);
   return { photos, primary: primaryPhotoOf(photos), added, primarySet, deleted };
 }

@@ -1,4 +1,5 @@
 // /recently-viewed — the cats and bodegas the signed-in user opened lately, with Clear History.
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import toast from 'react-hot-toast/headless';
 import { PageMessage } from '../../../components/PageMessage.tsx';
@@ -7,7 +8,7 @@ import { useDocumentTitle } from '../../../hooks/use-document-title.ts';
 import { errorMessage } from '../../../lib/api.ts';
 import { useSession } from '../../auth/stores/session.ts';
 import { clearRecentlyViewed } from '../api/clear-recently-viewed.ts';
-import { getRecentlyViewed } from '../api/get-recently-viewed.ts';
+import { recentlyViewedQuery } from '../api/get-recently-viewed.ts';
 import { ViewedItemCard } from '../components/ViewedItemCard.tsx';
 import { useNow } from '../hooks/use-now.ts';
 import type { ViewedItem } from '../types.ts';
@@ -33,29 +34,20 @@ export default function RecentlyViewedPage() {
 
 function History() {
   const now = useNow();
-  const [items, setItems] = useState<ViewedItem[]>([]);
-  const [loading, setLoading] = useState(true);
+  const client = useQueryClient();
+  const { data, error, isPending: loading } = useQuery(recentlyViewedQuery);
+  const items = data ?? [];
   const [clearing, setClearing] = useState(false);
 
   useEffect(() => {
-    let current = true;
-    getRecentlyViewed()
-      .then((body) => current && setItems(body.recently_viewed))
-      .catch(
-        (error: unknown) =>
-          current && toast.error(errorMessage(error, 'Failed to load recently viewed items')),
-      )
-      .finally(() => current && setLoading(false));
-    return () => {
-      current = false;
-    };
-  }, []);
+    if (error) toast.error(errorMessage(error, 'Failed to load recently viewed items'));
+  }, [error]);
 
   async function clear() {
     setClearing(true);
     try {
       await clearRecentlyViewed();
-      setItems([]);
+      client.setQueryData<ViewedItem[]>(recentlyViewedQuery.queryKey, []);
       toast.success('Recently viewed items cleared');
     } catch (error) {
       toast.error(errorMessage(error, 'Failed to clear recently viewed items'));

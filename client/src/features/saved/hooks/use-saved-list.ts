@@ -1,60 +1,60 @@
-// One saved list (cats or bodegas): its first page, 'Load more', and removing an item from it.
-import { useCallback, useState } from 'react';
+// One saved list (cats or bodegas): its pages from the query cache, 'Load more', and removing an
+// item from it.
+import {
+  useInfiniteQuery,
+  useQueryClient,
+  type InfiniteData,
+  type QueryKey,
+  type UseInfiniteQueryOptions,
+} from '@tanstack/react-query';
+import { useState } from 'react';
 import toast from 'react-hot-toast/headless';
 import { errorMessage } from '../../../lib/api.ts';
-import type { Pagination } from '../../../lib/catalogue.ts';
 import { unsave } from '../api/unsave.ts';
+import { listOf, withoutItem, type SavedPage } from '../saved-pages.ts';
 import type { SavedKind } from '../types.ts';
-
-type Page<T> = { items: T[]; pagination: Pagination };
 
 export type SavedList<T> = {
   items: T[];
   total: number;
   hasMore: boolean;
   loadingMore: boolean;
+  loading: boolean;
+  error: Error | null;
   removing: ReadonlySet<number>;
-  setFirstPage(page: Page<T>): void;
   loadMore(): Promise<void>;
   remove(id: number): Promise<void>;
 };
 
-export function useSavedList<T extends { id: number }>(
+type SavedQuery<T, Key extends QueryKey> = UseInfiniteQueryOptions<
+  SavedPage<T>,
+  Error,
+  InfiniteData<SavedPage<T>>,
+  Key,
+  number
+>;
+
+export function useSavedList<T extends { id: number }, Key extends QueryKey>(
   kind: SavedKind,
-  fetchPage: (page: number) => Promise<Page<T>>,
+  savedQuery: SavedQuery<T, Key>,
 ): SavedList<T> {
-  const [items, setItems] = useState<T[]>([]);
-  const [total, setTotal] = useState(0);
-  const [page, setPage] = useState({ page: 0, pages: 0 });
-  const [loadingMore, setLoadingMore] = useState(false);
+  const query = useInfiniteQuery(savedQuery);
+  const client = useQueryClient();
   const [removing, setRemoving] = useState<ReadonlySet<number>>(new Set());
 
-  const setFirstPage = useCallback(({ items, pagination }: Page<T>) => {
-    setItems(items);
-    setTotal(pagination.total);
-    setPage({ page: 1, pages: pagination.pages });
-  }, []);
-
   async function loadMore() {
-    setLoadingMore(true);
-    try {
-      const next = await fetchPage(page.page + 1);
-      setItems((known) => [...known, ...next.items.filter((i) => !known.some((k) => k.id === i.id))]);
-      setTotal(next.pagination.total);
-      setPage({ page: page.page + 1, pages: next.pagination.pages });
-    } catch (error) {
-      toast.error(errorMessage(error, 'Failed to load saved items'));
-    } finally {
-      setLoadingMore(false);
-    }
+    const result = await query.fetchNextPage();
+    if (result.isError) toast.error(errorMessage(result.error, 'Failed to load saved items'));
   }
 
   async function remove(id: number) {
     setRemoving((s) => new Set(s).add(id));
     try {
       await unsave(kind, id);
-      setItems((known) => known.filter((i) => i.id !== id));
-      setTotal((t) => Math.max(0, t - 1));
+      client.setQueryData<InfiniteData<SavedPage<T>>>(
+        savedQuery.queryKey,
+        (data) => data && withoutItem(data, id),
+      );
       toast.success(`Removed from saved ${kind}`);
     } catch (error) {
       toast.error(errorMessage(error, `Failed to remove from saved ${kind}`));
@@ -68,12 +68,12 @@ export function useSavedList<T extends { id: number }>(
   }
 
   return {
-    items,
-    total,
-    hasMore: page.page > 0 && page.page < page.pages,
-    loadingMore,
+    ...listOf(query.data),
+    hasMore: query.hasNextPage,
+    loadingMore: query.isFetchingNextPage,
+    loading: query.isPending,
+    error: query.data ? null : query.error,
     removing,
-    setFirstPage,
     loadMore,
     remove,
   };

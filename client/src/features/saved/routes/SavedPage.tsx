@@ -7,17 +7,12 @@ import { Tabs } from '../../../components/Tabs.tsx';
 import { useDocumentTitle } from '../../../hooks/use-document-title.ts';
 import { errorMessage } from '../../../lib/api.ts';
 import { useSession } from '../../auth/stores/session.ts';
-import { getSavedBodegas } from '../api/get-saved-bodegas.ts';
-import { getSavedCats } from '../api/get-saved-cats.ts';
+import { savedBodegasQuery } from '../api/get-saved-bodegas.ts';
+import { savedCatsQuery } from '../api/get-saved-cats.ts';
 import { SavedBodegaCard, SavedCatCard } from '../components/SavedCards.tsx';
 import { useSavedList, type SavedList } from '../hooks/use-saved-list.ts';
-import type { SavedBodega, SavedCat, SavedKind } from '../types.ts';
+import type { SavedKind } from '../types.ts';
 import '../saved.css';
-
-const catsPage = (page: number) =>
-  getSavedCats(page).then((b) => ({ items: b.saved_cats, pagination: b.pagination }));
-const bodegasPage = (page: number) =>
-  getSavedBodegas(page).then((b) => ({ items: b.saved_bodegas, pagination: b.pagination }));
 
 export default function SavedPage() {
   useDocumentTitle('Your Saved Items');
@@ -39,26 +34,15 @@ export default function SavedPage() {
 
 function SavedLists() {
   const [tab, setTab] = useState<SavedKind>('cats');
-  const [loading, setLoading] = useState(true);
-  const cats = useSavedList<SavedCat>('cats', catsPage);
-  const bodegas = useSavedList<SavedBodega>('bodegas', bodegasPage);
-  const { setFirstPage: setCats } = cats;
-  const { setFirstPage: setBodegas } = bodegas;
+  const cats = useSavedList('cats', savedCatsQuery);
+  const bodegas = useSavedList('bodegas', savedBodegasQuery);
+  const loading = cats.loading || bodegas.loading;
+  const failure = cats.error ?? bodegas.error;
 
+  // One toast for the screen, however many of its lists failed to load.
   useEffect(() => {
-    let current = true;
-    Promise.all([catsPage(1), bodegasPage(1)])
-      .then(([c, b]) => {
-        if (!current) return;
-        setCats(c);
-        setBodegas(b);
-      })
-      .catch((error: unknown) => current && toast.error(errorMessage(error, 'Failed to load saved items')))
-      .finally(() => current && setLoading(false));
-    return () => {
-      current = false;
-    };
-  }, [setCats, setBodegas]);
+    if (failure) toast.error(errorMessage(failure, 'Failed to load saved items'));
+  }, [failure]);
 
   return (
     <div className="page saved">

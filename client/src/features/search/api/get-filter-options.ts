@@ -1,7 +1,18 @@
+import { queryOptions } from '@tanstack/react-query';
 import { api } from '../../../lib/api.ts';
+import { queryKeys } from '../../../lib/query-keys.ts';
 
 export type FilterOptions = { breeds: string[]; personalities: string[] };
 
-export function getFilterOptions(): Promise<FilterOptions> {
-  return api.get<FilterOptions>('/api/search/filters');
+export function getFilterOptions(signal?: AbortSignal): Promise<FilterOptions> {
+  return api.get<FilterOptions>('/api/search/filters', { signal });
 }
+
+/** Breeds and personalities for the filter dropdowns (either list may be missing from the answer). */
+export const filterOptionsQuery = queryOptions({
+  queryKey: queryKeys.filterOptions,
+  queryFn: async ({ signal }): Promise<FilterOptions> => {
+    const loaded = await getFilterOptions(signal);
+    return { breeds: loaded.breeds ?? [], personalities: loaded.personalities ?? [] };
+  },
+});

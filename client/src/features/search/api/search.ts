@@ -1,6 +1,10 @@
+import { infiniteQueryOptions } from '@tanstack/react-query';
 import { api } from '../../../lib/api.ts';
 import type { BodegaSummary, CatSummary, SearchPagination } from '../../../lib/catalogue.ts';
-import type { SearchRequest } from '../model/search-request.ts';
+import { queryKeys } from '../../../lib/query-keys.ts';
+import { toResults, type SearchResults } from '../model/results.ts';
+import { searchRequest, type Coordinates, type SearchRequest } from '../model/search-request.ts';
+import type { SearchState } from '../model/search-state.ts';
 
 export type SearchPage =
   | { kind: 'cats'; items: CatSummary[]; pagination: SearchPagination }
@@ -9,8 +13,12 @@ export type SearchPage =
 type SearchResponse = { cats?: CatSummary[]; bodegas?: BodegaSummary[]; pagination?: SearchPagination };
 
 /** One page of cats or bodegas from the text or the nearby search. */
-export async function fetchSearchPage(request: SearchRequest, kind: 'cats' | 'bodegas'): Promise<SearchPage> {
-  const body = await api.get<SearchResponse>(request.path, { query: request.query });
+export async function fetchSearchPage(
+  request: SearchRequest,
+  kind: 'cats' | 'bodegas',
+  signal?: AbortSignal,
+): Promise<SearchPage> {
+  const body = await api.get<SearchResponse>(request.path, { query: request.query, signal });
   const items = (kind === 'cats' ? body.cats : body.bodegas) ?? [];
   const pagination = body.pagination ?? {
     page: 1,
@@ -22,4 +30,20 @@ export async function fetchSearchPage(request: SearchRequest, kind: 'cats' | 'bo
   return kind === 'cats'
     ? { kind, items: items as CatSummary[], pagination }
     : { kind, items: items as BodegaSummary[], pagination };
+}
+
+/** What a search is of: the screen's state, the user's position if known, the nearby radius. */
+export type SearchInputs = { state: SearchState; location: Coordinates | null; radiusKm: number };
+
+/** A search's pages in the cache, keyed by the request of its first page. */
+export function searchQuery({ state, location, radiusKm }: SearchInputs) {
+  return infiniteQueryOptions({
+    queryKey: queryKeys.search(searchRequest(state, location, 1, radiusKm)),
+    queryFn: async ({ pageParam, signal }): Promise<SearchResults> =>
+      toResults(
+        await fetchSearchPage(searchRequest(state, location, pageParam, radiusKm), state.tab, signal),
+      ),
+    initialPageParam: 1,
+    getNextPageParam: (last: SearchResults) => (last.page < last.pages ? last.page + 1 : undefined),
+  });
 }

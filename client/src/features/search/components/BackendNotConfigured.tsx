@@ -1,4 +1,5 @@
 import { Icon } from '../../../components/Icon.tsx';
+import './backend-not-configured.css';
 
 /** Shown by a build made without a backend (VITE_API_BASE_URL=none): how to connect one. */
 export function BackendNotConfigured() {

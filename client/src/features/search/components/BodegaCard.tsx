@@ -4,6 +4,7 @@ import { Stars } from '../../../components/Stars.tsx';
 import type { BodegaSummary } from '../../../lib/catalogue.ts';
 import { formatDistance, formatRating, formatReviewCount } from '../../../lib/format.ts';
 import { ResultThumb } from './ResultThumb.tsx';
+import './result-card.css';
 
 type CardProps = { bodega: BodegaSummary; highlighted: boolean; onHighlight(active: boolean): void };
 

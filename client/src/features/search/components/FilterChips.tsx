@@ -1,5 +1,6 @@
 import { Icon } from '../../../components/Icon.tsx';
 import type { FilterChip } from '../model/filters.ts';
+import './filter-chips.css';
 
 type FilterChipsProps = { chips: FilterChip[]; onRemove(id: string): void; onClearAll(): void };
 

@@ -1,4 +1,5 @@
 import { Icon } from '../../../components/Icon.tsx';
+import './new-cats-pill.css';
 
 /**
  * Announces cats added since the results loaded. The live region always exists so screen

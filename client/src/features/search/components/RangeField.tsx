@@ -1,4 +1,5 @@
 import { useId } from 'react';
+import './range-field.css';
 
 type RangeFieldProps = {
   label: string;

@@ -6,6 +6,7 @@ import type { SearchTab } from '../model/search-state.ts';
 import { BodegaCard } from './BodegaCard.tsx';
 import { CatCard } from './CatCard.tsx';
 import { RESULTS_PANEL_ID, tabId } from './SearchTabs.tsx';
+import './result-list.css';
 
 type ResultListProps = {
   tab: SearchTab;

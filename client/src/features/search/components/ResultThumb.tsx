@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Icon } from '../../../components/Icon.tsx';
 import { assetUrl } from '../../../lib/api.ts';
+import './result-card.css';
 
 /** The primary photo, or an icon when there is none or it fails to load. */
 export function ResultThumb({ src, type }: { src: string | null; type: 'cat' | 'bodega' }) {

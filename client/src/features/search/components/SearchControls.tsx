@@ -3,6 +3,7 @@ import { Icon } from '../../../components/Icon.tsx';
 import type { GeolocationStatus } from '../model/geolocation.ts';
 import type { Suggestion } from '../model/suggestions.ts';
 import { SearchCombobox } from './SearchCombobox.tsx';
+import './search-controls.css';
 
 type SearchControlsProps = {
   draft: string;

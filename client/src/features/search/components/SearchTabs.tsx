@@ -1,5 +1,6 @@
 import { useRef, type KeyboardEvent } from 'react';
 import type { SearchTab } from '../model/search-state.ts';
+import './search-tabs.css';
 
 const TABS: { id: SearchTab; label: string }[] = [
   { id: 'cats', label: 'Search Cats' },

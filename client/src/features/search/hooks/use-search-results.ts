@@ -1,11 +1,14 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+// Runs the search the URL describes (debounced), pages through it, and keeps it live: the pages sit
+// in the query cache, which the live stream updates (features/live/cache-updates.ts).
+import { keepPreviousData, useInfiniteQuery, useQueryClient, type QueryKey } from '@tanstack/react-query';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import toast from 'react-hot-toast/headless';
-import { fetchSearchPage, type SearchPage } from '../api/search.ts';
+import { searchQuery, type SearchInputs } from '../api/search.ts';
 import { failureMessage } from '../model/errors.ts';
-import { applyLiveMessage, type SearchResults } from '../model/results.ts';
+import { combinePages, type SearchResults } from '../model/results.ts';
 import { searchRequest, type Coordinates } from '../model/search-request.ts';
 import type { SearchState } from '../model/search-state.ts';
-import { useLiveEvents } from '../../live/use-live-events.ts';
+import { useLiveStream } from '../../live/use-live-events.ts';
 
 export type SearchStatus = 'idle' | 'loading' | 'loaded' | 'error';
 
@@ -19,82 +22,83 @@ type Options = {
   delayMs: () => number;
 };
 
-function toResults(page: SearchPage): SearchResults {
-  const { total, page: current, pages, total_exact } = page.pagination;
-  const counts = { total, totalExact: total_exact, page: current, pages };
-  return page.kind === 'cats'
-    ? { kind: 'cats', items: page.items, ...counts }
-    : { kind: 'bodegas', items: page.items, ...counts };
+function errorPrefix(tab: SearchState['tab']): string {
+  return tab === 'cats' ? 'Failed to search cats: ' : 'Failed to search bodegas: ';
 }
 
-function appendPage(results: SearchResults, page: SearchPage): SearchResults {
-  const next = toResults(page);
-  if (results.kind !== next.kind) return next;
-  const seen = new Set(results.items.map((item) => item.id));
-  const fresh = next.items.filter((item) => !seen.has(item.id));
-  return { ...next, items: [...results.items, ...fresh] } as SearchResults;
-}
-
-function errorPrefix(state: SearchState): string {
-  return state.tab === 'cats' ? 'Failed to search cats: ' : 'Failed to search bodegas: ';
-}
-
-/** Runs the search the URL describes (debounced), pages through it, and keeps it live. */
-export function useSearchResults({ state, location, radiusKm, enabled, delayMs }: Options) {
-  const [results, setResults] = useState<SearchResults | null>(null);
-  const [status, setStatus] = useState<SearchStatus>('idle');
-  const [loadingMore, setLoadingMore] = useState(false);
-  const [runs, setRuns] = useState(0);
-  const sequence = useRef(0);
-  const request = searchRequest(state, location, 1, radiusKm);
-  const key = JSON.stringify(request);
-  const latest = useRef({ state, location, radiusKm, delayMs });
-  latest.current = { state, location, radiusKm, delayMs };
+/** The inputs once they have stayed put for the delay (or a rerun asked for them at once). */
+function useSettledInputs(inputs: SearchInputs, enabled: boolean, delayMs: () => number, runs: number) {
+  const [settled, setSettled] = useState<SearchInputs | null>(null);
+  const key = JSON.stringify(searchRequest(inputs.state, inputs.location, 1, inputs.radiusKm));
+  const latest = useRef({ inputs, delayMs });
+  latest.current = { inputs, delayMs };
+  const [settledRuns, setSettledRuns] = useState(runs);
 
   useEffect(() => {
     if (!enabled) return;
-    const id = ++sequence.current;
-    const { state: current, location: at, radiusKm: radius } = latest.current;
     const timer = setTimeout(() => {
-      setStatus('loading');
-      fetchSearchPage(searchRequest(current, at, 1, radius), current.tab)
-        .then((page) => {
-          if (id !== sequence.current) return;
-          setResults(toResults(page));
-          setStatus('loaded');
-        })
-        .catch((error: unknown) => {
-          if (id !== sequence.current) return;
-          setStatus('error');
-          toast.error(failureMessage(errorPrefix(current), error));
-        });
+      setSettled(latest.current.inputs);
+      setSettledRuns(runs);
     }, latest.current.delayMs());
     return () => clearTimeout(timer);
   }, [key, enabled, runs]);
+  return { settled, settledRuns };
+}
 
+/** Reads a search's first page again, dropping the others ('run again' starts from the top). */
+function useFirstPageAgain(queryKey: QueryKey | null, runs: number) {
+  const client = useQueryClient();
+  const done = useRef(runs);
+  useEffect(() => {
+    if (!queryKey || done.current === runs) return;
+    done.current = runs;
+    client.setQueryData<{ pages: unknown[]; pageParams: unknown[] }>(
+      queryKey,
+      (data) => data && { pages: data.pages.slice(0, 1), pageParams: data.pageParams.slice(0, 1) },
+    );
+    void client.refetchQueries({ queryKey, exact: true });
+  }, [client, queryKey, runs]);
+}
+
+export function useSearchResults({ state, location, radiusKm, enabled, delayMs }: Options) {
+  const [runs, setRuns] = useState(0);
+  const { settled, settledRuns } = useSettledInputs({ state, location, radiusKm }, enabled, delayMs, runs);
+  const options = searchQuery(settled ?? { state, location, radiusKm });
+  const query = useInfiniteQuery({
+    ...options,
+    enabled: settled !== null,
+    placeholderData: keepPreviousData,
+  });
+  useFirstPageAgain(settled ? options.queryKey : null, settledRuns);
+  useLiveStream();
+
+  // A failed search leaves what was shown before on screen.
+  const combined = useMemo(() => combinePages(query.data?.pages ?? []), [query.data]);
+  const [shown, setShown] = useState<SearchResults | null>(null);
+  if (combined && combined !== shown) setShown(combined);
+
+  const { error } = query;
+  const tab = settled?.state.tab ?? state.tab;
+  useEffect(() => {
+    if (error) toast.error(failureMessage(errorPrefix(tab), error));
+  }, [error, tab]);
+
+  const loadingMore = query.isFetchingNextPage;
+  const failed = query.isError && !query.isFetchNextPageError;
+  const status: SearchStatus = !settled
+    ? 'idle'
+    : query.isFetching && !loadingMore
+      ? 'loading'
+      : failed
+        ? 'error'
+        : 'loaded';
+
+  const { hasNextPage, fetchNextPage } = query;
   const loadMore = useCallback(() => {
-    if (!results || results.page >= results.pages) return;
-    const id = sequence.current;
-    const { state: current, location: at, radiusKm: radius } = latest.current;
-    setLoadingMore(true);
-    fetchSearchPage(searchRequest(current, at, results.page + 1, radius), current.tab)
-      .then((page) => {
-        if (id === sequence.current) setResults((prev) => (prev ? appendPage(prev, page) : toResults(page)));
-      })
-      .catch((error: unknown) => toast.error(failureMessage(errorPrefix(current), error)))
-      .finally(() => setLoadingMore(false));
-  }, [results]);
-
-  /** Run the current search again now (Search button, a live reset, 'show new cats'). */
+    if (hasNextPage) void fetchNextPage();
+  }, [hasNextPage, fetchNextPage]);
+  /** Run the current search again now (Search button, 'show new cats'). */
   const rerun = useCallback(() => setRuns((n) => n + 1), []);
 
-  useLiveEvents((message) => {
-    if (message.type === 'reset') {
-      rerun();
-      return;
-    }
-    setResults((prev) => (prev ? applyLiveMessage(prev, message) : prev));
-  });
-
-  return { results, status, loadingMore, loadMore, rerun };
+  return { results: combined ?? shown, status, loadingMore, loadMore, rerun };
 }

@@ -67,3 +67,10 @@ export function toMapLocations(
     return true;
   });
 }
+
+/** How many of the tab's results have no coordinates (the map says so below its list). */
+export function unplottedCount(results: SearchResults | null, tab: SearchTab): number {
+  if (!results || results.kind !== tab) return 0;
+  const items: Plottable[] = results.items;
+  return items.filter((item) => item.latitude === null || item.longitude === null).length;
+}

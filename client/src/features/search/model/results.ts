@@ -1,6 +1,7 @@
-// The result list as the screen holds it, and how live events change it in place.
+// The result list as the screen shows it: the pages loaded so far, each result once. (How live
+// events change cached results: features/live/cache-updates.ts.)
 import type { BodegaSummary, CatSummary } from '../../../lib/catalogue.ts';
-import type { LiveMessage } from '../../live/types.ts';
+import type { SearchPage } from '../api/search.ts';
 
 type Counts = { total: number; totalExact: boolean; page: number; pages: number };
 
@@ -13,99 +14,23 @@ export function resultCount(total: number, exact: boolean): string {
   return exact ? shown : `about ${shown}`;
 }
 
-function patchCats(results: Extract<SearchResults, { kind: 'cats' }>, message: LiveMessage): SearchResults {
-  const update = (id: number, patch: Partial<CatSummary>): SearchResults => {
-    if (!results.items.some((cat) => cat.id === id)) return results;
-    return { ...results, items: results.items.map((cat) => (cat.id === id ? { ...cat, ...patch } : cat)) };
-  };
-  switch (message.type) {
-    case 'cat.updated': {
-      const { id, ...patch } = message.data;
-      return update(id, patch);
-    }
-    case 'cat.deleted':
-      if (!results.items.some((cat) => cat.id === message.data.id)) return results;
-      return {
-        ...results,
-        items: results.items.filter((cat) => cat.id !== message.data.id),
-        total: Math.max(0, results.total - 1),
-      };
-    case 'rating.updated':
-      if (message.data.target_type !== 'cat') return results;
-      return update(message.data.target_id, {
-        rating: message.data.rating,
-        review_count: message.data.review_count,
-      });
-    case 'photo.ready':
-    case 'photo.primary':
-    case 'photo.deleted': {
-      const { target_type, target_id, primary_photo, primary_thumb } = message.data;
-      if (target_type !== 'cat') return results;
-      return update(target_id, { primary_photo, primary_thumb });
-    }
-    case 'bodega.updated': {
-      const { id, name, address } = message.data;
-      if (!results.items.some((cat) => cat.bodega_id === id)) return results;
-      return {
-        ...results,
-        items: results.items.map((cat) =>
-          cat.bodega_id === id
-            ? { ...cat, bodega_name: name ?? cat.bodega_name, address: address ?? cat.address }
-            : cat,
-        ),
-      };
-    }
-    default:
-      return results;
-  }
+export function toResults(page: SearchPage): SearchResults {
+  const { total, page: current, pages, total_exact } = page.pagination;
+  const counts = { total, totalExact: total_exact, page: current, pages };
+  return page.kind === 'cats'
+    ? { kind: 'cats', items: page.items, ...counts }
+    : { kind: 'bodegas', items: page.items, ...counts };
 }
 
-function patchBodegas(
-  results: Extract<SearchResults, { kind: 'bodegas' }>,
-  message: LiveMessage,
-): SearchResults {
-  const update = (id: number, patch: (b: BodegaSummary) => Partial<BodegaSummary>): SearchResults => {
-    if (!results.items.some((bodega) => bodega.id === id)) return results;
-    return {
-      ...results,
-      items: results.items.map((bodega) => (bodega.id === id ? { ...bodega, ...patch(bodega) } : bodega)),
-    };
-  };
-  switch (message.type) {
-    case 'bodega.updated': {
-      const { id, ...patch } = message.data;
-      return update(id, () => patch);
-    }
-    case 'bodega.deleted':
-      if (!results.items.some((bodega) => bodega.id === message.data.id)) return results;
-      return {
-        ...results,
-        items: results.items.filter((bodega) => bodega.id !== message.data.id),
-        total: Math.max(0, results.total - 1),
-      };
-    case 'cat.added':
-      return update(message.data.bodega_id, (b) => ({ cat_count: b.cat_count + 1 }));
-    case 'cat.deleted':
-      return update(message.data.bodega_id, (b) => ({ cat_count: Math.max(0, b.cat_count - 1) }));
-    case 'rating.updated':
-      if (message.data.target_type !== 'bodega') return results;
-      return update(message.data.target_id, () => ({
-        rating: message.data.rating,
-        review_count: message.data.review_count,
-      }));
-    case 'photo.ready':
-    case 'photo.primary':
-    case 'photo.deleted': {
-      const { target_type, target_id, primary_photo, primary_thumb } = message.data;
-      if (target_type !== 'bodega') return results;
-      return update(target_id, () => ({ primary_photo, primary_thumb }));
-    }
-    default:
-      return results;
-  }
+/** A next page added to the results: what it repeats is left out, its counts are the newer ones. */
+export function appendPage(results: SearchResults, next: SearchResults): SearchResults {
+  if (results.kind !== next.kind) return next;
+  const seen = new Set(results.items.map((item) => item.id));
+  const fresh = (next.items as { id: number }[]).filter((item) => !seen.has(item.id));
+  return { ...next, items: [...results.items, ...fresh] } as SearchResults;
 }
 
-/** The results with one live event applied (same object back when nothing on screen changed). */
-export function applyLiveMessage(results: SearchResults, message: LiveMessage): SearchResults {
-  return results.kind === 'cats' ? patchCats(results, message) : patchBodegas(results, message);
+export function combinePages(pages: readonly SearchResults[]): SearchResults | null {
+  const [first, ...rest] = pages;
+  return first ? rest.reduce(appendPage, first) : null;
 }

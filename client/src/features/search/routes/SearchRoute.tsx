@@ -1,11 +1,12 @@
-import { lazy, Suspense } from 'react';
+import { Suspense, type ComponentType } from 'react';
 import { Spinner } from '../../../components/Spinner.tsx';
+import './search-route.css';
 
-// The heading is part of the app shell so it paints at once; the controls, map and results (the
-// heavy part) download with this route.
-const SearchPage = lazy(() => import('./SearchPage.tsx'));
-
-export function SearchRoute() {
+/**
+ * The heading is part of the app shell so it paints at once; the controls, map and results (the
+ * heavy part, `page`: SearchPage, loaded lazily) download with this route.
+ */
+export function SearchRoute({ page: SearchPage }: { page: ComponentType }) {
   return (
     <div className="page search-page">
       <header className="search-page__header">

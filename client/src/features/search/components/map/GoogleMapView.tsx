@@ -5,6 +5,7 @@ import { GoogleMap, InfoWindowF, MarkerF, StandaloneSearchBox } from '@react-goo
 import { InfoWindowContent } from './InfoCard.tsx';
 import { MapLegend } from './MapLegend.tsx';
 import { DEFAULT_CENTER, DEFAULT_ZOOM, PLACE_ZOOM, type MapLocation, type MapViewProps } from './types.ts';
+import './google-map-view.css';
 
 const MARKER_COLOURS = { cat: '#e53935', bodega: '#00acc1', you: '#1e88e5' } as const;
 

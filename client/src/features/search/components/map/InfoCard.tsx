@@ -2,6 +2,7 @@ import { Icon } from '../../../../components/Icon.tsx';
 import { Stars } from '../../../../components/Stars.tsx';
 import { formatRating } from '../../../../lib/format.ts';
 import { openDetailsInNewTab, TYPE_LABEL, type MapLocation } from './types.ts';
+import './info-card.css';
 
 type InfoCardProps = {
   location: MapLocation;

@@ -1,5 +1,6 @@
 import { Link } from 'react-router-dom';
 import { detailPath, TYPE_LABEL, type MapLocation } from './types.ts';
+import './location-list.css';
 
 type LocationListProps = {
   locations: MapLocation[];

@@ -1,3 +1,5 @@
+import './map-legend.css';
+
 /** Cat (red), Bodega (cyan) and, once the user's position is known, You (blue). */
 export function MapLegend({ showUser }: { showUser: boolean }) {
   return (

@@ -8,6 +8,7 @@ import { LocationList } from './LocationList.tsx';
 import { loadGoogleMaps } from './maps-loader.ts';
 import { MAP_ERROR_MESSAGES, onMapsAuthFailure, type MapErrorKind } from './map-errors.ts';
 import type { MapViewProps } from './types.ts';
+import './search-map.css';
 
 const GoogleMapView = lazy(() => import('./GoogleMapView.tsx'));
 

@@ -1,9 +1,27 @@
+import type { InfiniteData } from '@tanstack/react-query';
 import { describe, expect, it } from 'vitest';
-import {
-  applyLiveMessage,
-  type SearchResults,
-} from '../../../../client/src/features/search/model/results.ts';
+import { applyLiveMessage as applyToCache } from '../../../../client/src/features/live/cache-updates.ts';
+import type { LiveMessage } from '../../../../client/src/features/live/types.ts';
+import { combinePages, type SearchResults } from '../../../../client/src/features/search/model/results.ts';
 import type { BodegaSummary, CatSummary } from '../../../../client/src/lib/catalogue.ts';
+import { createQueryClient } from '../../../../client/src/lib/query-client.ts';
+import { queryKeys } from '../../../../client/src/lib/query-keys.ts';
+
+const searchKey = queryKeys.search({ path: '/api/search/cats', query: { per_page: '20' } });
+
+/** A cached search holding `pages`, after one live message. */
+function appliedToPages(pages: SearchResults[], message: LiveMessage): SearchResults[] {
+  const client = createQueryClient();
+  client.setQueryData<InfiniteData<SearchResults>>(searchKey, {
+    pages,
+    pageParams: pages.map((p) => p.page),
+  });
+  applyToCache(client, message);
+  return client.getQueryData<InfiniteData<SearchResults>>(searchKey)!.pages;
+}
+
+const applyLiveMessage = (results: SearchResults, message: LiveMessage) =>
+  appliedToPages([results], message)[0]!;
 
 const cat = (id: number, bodega_id = 10): CatSummary => ({
   id,
@@ -50,7 +68,7 @@ const bodega = (id: number): BodegaSummary => ({
 
 const meta = { cursor: '1-1', at: '2026-11-21T00:00:00.000Z' };
 
-describe('live updates of the result list', () => {
+describe('live updates of cached search results', () => {
   const cats: SearchResults = {
     kind: 'cats',
     items: [cat(1), cat(2)],
@@ -107,5 +125,55 @@ describe('live updates of the result list', () => {
       data: { target_type: 'bodega', target_id: 10, rating: 3, review_count: 2 },
     });
     expect(next.items[0]).toMatchObject({ rating: 3, review_count: 2 });
+  });
+
+  it('drops a deleted cat from whichever page lists it, and every page counts one fewer', () => {
+    const first: SearchResults = {
+      kind: 'cats',
+      items: [cat(1)],
+      total: 2,
+      totalExact: true,
+      page: 1,
+      pages: 2,
+    };
+    const second: SearchResults = {
+      kind: 'cats',
+      items: [cat(2)],
+      total: 2,
+      totalExact: true,
+      page: 2,
+      pages: 2,
+    };
+    const pages = appliedToPages([first, second], {
+      type: 'cat.deleted',
+      ...meta,
+      data: { id: 1, bodega_id: 10 },
+    });
+    expect(combinePages(pages)).toMatchObject({ items: [{ id: 2 }], total: 1, page: 2 });
+  });
+});
+
+describe('the result list of the pages loaded', () => {
+  it('lists each result once, with the newest page counts', () => {
+    const first: SearchResults = {
+      kind: 'cats',
+      items: [cat(1), cat(2)],
+      total: 3,
+      totalExact: true,
+      page: 1,
+      pages: 2,
+    };
+    const second: SearchResults = {
+      kind: 'cats',
+      items: [cat(2), cat(3)],
+      total: 4,
+      totalExact: false,
+      page: 2,
+      pages: 2,
+    };
+    const combined = combinePages([first, second]);
+    expect(combined?.items.map((c) => c.id)).toEqual([1, 2, 3]);
+    expect(combined).toMatchObject({ total: 4, totalExact: false, page: 2, pages: 2 });
+    expect(combinePages([])).toBeNull();
   });
 });

@@ -1,7 +1,7 @@
-// Screenshots of the contributing and personal screens at desktop and phone sizes, with real
-// data behind them (written to artifacts/screenshots/, which git ignores).
+// `npm run screenshots`: every main screen at desktop and phone sizes, with real data behind them,
+// written to artifacts/screenshots/ (which git ignores) for a person to look at. The browser tests
+// assert what screens show; this walk only captures them. Needs a build (`npm run build`).
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import {
   callApi,
@@ -15,10 +15,9 @@ import {
   type RunningServer,
   type TestUser,
   type ViewportName,
-} from './harness.ts';
+} from '../tests/browser/harness.ts';
 
-let server: RunningServer;
-let browser: Browser;
+const server: RunningServer = await startServer();
 let creator: TestUser;
 let visitor: TestUser;
 let catId = 0;
@@ -65,9 +64,7 @@ async function waitForPhotos(path: string, count: number) {
   throw new Error(`photos of ${path} did not become ready`);
 }
 
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
+async function seed() {
   creator = await registerUser(server, 'maker');
   visitor = await registerUser(server, 'visitor');
   const cat = await callApi(
@@ -155,12 +152,7 @@ beforeAll(async () => {
   );
   await callApi(server, 'POST', `/api/cats/${catId}/save`, undefined, creator.token);
   await callApi(server, 'POST', `/api/bodegas/${bodegaId}/save`, undefined, creator.token);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+}
 
 type Shot = {
   name: string;
@@ -171,6 +163,51 @@ type Shot = {
 };
 
 const SHOTS: Shot[] = [
+  {
+    name: 'home',
+    route: '/',
+    ready: (p) => p.getByRole('heading', { name: 'Find Bodega Cats in NYC' }).waitFor(),
+  },
+  {
+    name: 'home-signed-in',
+    route: '/',
+    user: 'creator',
+    ready: (p) =>
+      p
+        .getByRole('button', { name: 'Logout' })
+        .or(p.getByRole('button', { name: 'Open menu' }))
+        .waitFor(),
+  },
+  { name: 'login', route: '/login', ready: (p) => p.getByRole('button', { name: 'Sign in' }).waitFor() },
+  {
+    name: 'register',
+    route: '/register',
+    ready: (p) => p.getByRole('button', { name: 'Create account' }).waitFor(),
+  },
+  {
+    name: 'search',
+    route: '/search',
+    ready: (p) => p.getByRole('heading', { name: 'Cats Found (2)' }).waitFor(),
+  },
+  {
+    name: 'search-suggestions',
+    route: '/search',
+    ready: (p) => p.getByRole('option', { name: /Biscuit/ }).waitFor(),
+    act: async (p) => {
+      await p.getByRole('heading', { name: 'Cats Found (2)' }).waitFor();
+      await p.getByRole('combobox', { name: 'Search cats and bodegas' }).pressSequentially('bisc');
+    },
+  },
+  {
+    name: 'search-filters',
+    route: '/search',
+    ready: (p) => p.getByRole('heading', { name: 'Cats Found (1)' }).waitFor(),
+    act: async (p) => {
+      await p.getByRole('heading', { name: 'Cats Found (2)' }).waitFor();
+      await p.getByRole('button', { name: /^Filters/ }).click();
+      await p.getByLabel('Breed', { exact: true }).selectOption('Orange Tabby');
+    },
+  },
   {
     name: 'cat-detail',
     route: '',
@@ -275,21 +312,25 @@ function routeOf(shot: Shot): string {
   }
 }
 
-describe('screens of contributing and personal lists', () => {
-  it('are captured at desktop and phone sizes', async () => {
-    for (const viewport of Object.keys(VIEWPORTS) as ViewportName[]) {
-      for (const shot of SHOTS) {
-        const token =
-          shot.user === 'creator' ? creator.token : shot.user === 'visitor' ? visitor.token : undefined;
-        const { context, page } = await newPage(browser, { viewport, token });
-        await gotoRoute(page, server, routeOf(shot));
-        if (shot.act) await shot.act(page);
-        await shot.ready(page);
-        await page.evaluate(() => document.fonts.ready);
-        await page.waitForLoadState('networkidle').catch(() => undefined);
-        await screenshot(page, shot.name, viewport);
-        await context.close();
-      }
-    }
-  });
-});
+async function capture(browser: Browser, shot: Shot, viewport: ViewportName) {
+  const token = shot.user === 'creator' ? creator.token : shot.user === 'visitor' ? visitor.token : undefined;
+  const { context, page } = await newPage(browser, { viewport, token });
+  await gotoRoute(page, server, routeOf(shot));
+  if (shot.act) await shot.act(page);
+  await shot.ready(page);
+  await page.evaluate(() => document.fonts.ready);
+  await page.waitForLoadState('networkidle').catch(() => undefined);
+  console.log(await screenshot(page, shot.name, viewport));
+  await context.close();
+}
+
+const browser = await launchBrowser();
+try {
+  await seed();
+  for (const viewport of Object.keys(VIEWPORTS) as ViewportName[]) {
+    for (const shot of SHOTS) await capture(browser, shot, viewport);
+  }
+} finally {
+  await browser.close();
+  await server.stop();
+}
