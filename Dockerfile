@@ -1,5 +1,6 @@
 # syntax=docker/dockerfile:1
-# Multi-stage build: install, build the web client, then a slim runtime running as a non-root user.
+# Multi-stage build: install, build the web client and compile the server into dist/, then a slim
+# runtime that runs the compiled JavaScript on plain Node as a non-root user.
 
 FROM node:20-bookworm-slim AS deps
 WORKDIR /app
@@ -17,15 +18,11 @@ ENV NODE_ENV=production \
 WORKDIR /app
 COPY --from=build --chown=node:node /app/node_modules ./node_modules
 COPY --from=build --chown=node:node /app/client/dist ./client/dist
-COPY --chown=node:node package.json tsconfig.json main.ts ./
-COPY --chown=node:node contract ./contract
-COPY --chown=node:node server ./server
-COPY --chown=node:node workers ./workers
-COPY --chown=node:node migrations ./migrations
-COPY --chown=node:node scripts ./scripts
+COPY --from=build --chown=node:node /app/dist ./dist
+COPY --chown=node:node package.json ./
 RUN mkdir -p /data/uploads && chown -R node:node /data
 USER node
 EXPOSE 3000
 HEALTHCHECK --interval=10s --timeout=3s --retries=5 \
   CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/api/ready').then(r=>process.exit(r.ok?0:1)).catch(()=>process.exit(1))"
-CMD ["node", "--import", "tsx", "main.ts", "api"]
+CMD ["node", "dist/main.js", "api"]

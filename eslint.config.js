@@ -128,6 +128,13 @@ export default tseslint.config(
               message: 'Import the contract as types only.',
             },
           ],
+          // Its styled entry injects inline styles, which the Content Security Policy refuses.
+          paths: [
+            {
+              name: 'react-hot-toast',
+              message: "Use 'react-hot-toast/headless' and components/Toaster.tsx.",
+            },
+          ],
         },
       ],
     },

@@ -65,7 +65,7 @@ const NEIGHBOURHOODS: [string, number, number, number, number, string, string][]
   ['Parkchester', 40.8383, -73.8608, 1.0, 3, 'Bronx', '10462'],
   ['St. George', 40.6437, -74.0736, 1.2, 2, 'Staten Island', '10301'],
 ];
-const STREETS = [
+export const STREETS = [
   'Broadway',
   'Amsterdam Ave',
   'Lexington Ave',
@@ -105,7 +105,7 @@ const STREETS = [
   'Dekalb Ave',
   'Wyckoff Ave',
 ];
-const SHOP_FIRST = [
+export const SHOP_FIRST = [
   'Sunny',
   'Golden',
   'Lucky',
@@ -144,8 +144,16 @@ const SHOP_FIRST = [
   'Uptown',
   'Downtown',
 ];
-const SHOP_SECOND = ['Deli', 'Grocery', 'Bodega', 'Market', 'Deli & Grocery', 'Food Market', 'Mini Mart'];
-const CAT_NAMES = [
+export const SHOP_SECOND = [
+  'Deli',
+  'Grocery',
+  'Bodega',
+  'Market',
+  'Deli & Grocery',
+  'Food Market',
+  'Mini Mart',
+];
+export const CAT_NAMES = [
   'Whiskers',
   'Mittens',
   'Shadow',
@@ -213,9 +221,9 @@ const CAT_NAMES = [
   'Dumpling',
   'Boba',
 ];
-const NAME_SUFFIX = ['', '', '', '', ' Jr.', ' II', ' the Great', ' the Third', ' the Elder'];
+export const NAME_SUFFIX = ['', '', '', '', ' Jr.', ' II', ' the Great', ' the Third', ' the Elder'];
 // A few case variants on purpose: the filter options must merge them.
-const BREEDS = [
+export const BREEDS = [
   'Tabby',
   'Tabby',
   'Tabby',
@@ -242,7 +250,7 @@ const BREEDS = [
   'TUXEDO',
   '',
 ];
-const PERSONALITIES = [
+export const PERSONALITIES = [
   'Friendly',
   'Shy',
   'Playful',

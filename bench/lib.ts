@@ -1,12 +1,14 @@
 // Shared benchmark plumbing: a throwaway database, HTTP load with autocannon, and the same kind of
 // load run straight against the database, both reported as latency percentiles and throughput.
 import autocannon from 'autocannon';
+import { Kysely, PostgresDialect, type CompiledQuery } from 'kysely';
 import pg from 'pg';
 import { loadConfig, type Config } from '../server/config.ts';
 import { openDatabase, type Database } from '../server/db/database.ts';
 import { createInlineQueue } from '../server/queue/inline.ts';
 import { createServices, type Services } from '../server/services.ts';
 import { migrateToLatest } from '../server/db/migrate.ts';
+import type { DB } from '../server/db/schema.ts';
 import type { BenchRow } from './types.ts';
 
 export const BENCH_ADMIN_URL =
@@ -188,4 +190,25 @@ export function row(
 export function round(x: number, digits = 2): number {
   const f = 10 ** digits;
   return Math.round(x * f) / f;
+}
+
+/** The statements one request runs, recorded by running it once through a logging Kysely. */
+export async function statementsOf(
+  url: string,
+  run: (db: Kysely<DB>) => Promise<unknown>,
+): Promise<CompiledQuery[]> {
+  const recorded: CompiledQuery[] = [];
+  const pool = new pg.Pool({ connectionString: url, max: 1 });
+  const db = new Kysely<DB>({
+    dialect: new PostgresDialect({ pool }),
+    log: (event) => {
+      if (event.level === 'query') recorded.push(event.query);
+    },
+  });
+  try {
+    await run(db);
+  } finally {
+    await db.destroy();
+  }
+  return recorded;
 }

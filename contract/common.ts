@@ -27,3 +27,7 @@ export const Pagination = Type.Object({
   pages: Type.Integer(),
 });
 export type Pagination = Static<typeof Pagination>;
+
+/** Search pages also say whether `total` was counted or, past the counting bound, estimated. */
+export const SearchPagination = Type.Composite([Pagination, Type.Object({ total_exact: Type.Boolean() })]);
+export type SearchPagination = Static<typeof SearchPagination>;

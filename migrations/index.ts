@@ -13,6 +13,7 @@ import * as earthdistanceSearchPath from './20261124_0301_earthdistance_search_p
 import * as photoUploadLog from './20261124_0501_photo_upload_log.ts';
 import * as tokenVersion from './20261124_0502_token_version.ts';
 import * as logIncarnation from './20261124_0601_log_incarnation.ts';
+import * as nameIndexes from './20261125_0301_name_indexes.ts';
 
 export const migrations: Record<string, Migration> = {
   '20261121_0001_event_store': eventStore,
@@ -27,4 +28,5 @@ export const migrations: Record<string, Migration> = {
   '20261124_0501_photo_upload_log': photoUploadLog,
   '20261124_0502_token_version': tokenVersion,
   '20261124_0601_log_incarnation': logIncarnation,
+  '20261125_0301_name_indexes': nameIndexes,
 };

@@ -6,7 +6,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { Kysely, PostgresDialect, sql, type CompiledQuery } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import pg from 'pg';
 import { buildApp } from '../../server/app.ts';
 import { loadConfig } from '../../server/config.ts';
@@ -20,7 +20,9 @@ import type { BodegaFilters, CatFilters } from '../../server/search/params.ts';
 import { parseTextQuery } from '../../server/search/text.ts';
 import { closeServices, createLogger, createServices } from '../../server/services.ts';
 import { generateCity } from '../city-data.ts';
-import { createBenchDatabase, httpLoad, row, sqlLoad, type LoadStats } from '../lib.ts';
+import { createBenchDatabase, httpLoad, row, sqlLoad, statementsOf, type LoadStats } from '../lib.ts';
+import { judgeRelevance, type Accuracy } from '../relevance/judge.ts';
+import { coldSearch } from './search-cold.ts';
 import type { BenchRow, Scenario } from '../types.ts';
 
 const CONNECTIONS = 32;
@@ -136,27 +138,6 @@ function cases(): Case[] {
   ];
 }
 
-/** The statements one request runs, recorded by running it once through a logging Kysely. */
-async function statementsOf(
-  url: string,
-  run: (db: Kysely<DB>) => Promise<unknown>,
-): Promise<CompiledQuery[]> {
-  const recorded: CompiledQuery[] = [];
-  const pool = new pg.Pool({ connectionString: url, max: 1 });
-  const db = new Kysely<DB>({
-    dialect: new PostgresDialect({ pool }),
-    log: (event) => {
-      if (event.level === 'query') recorded.push(event.query);
-    },
-  });
-  try {
-    await run(db);
-  } finally {
-    await db.destroy();
-  }
-  return recorded;
-}
-
 /** Plans of the hot statements: a sequential scan of cats or bodegas would not survive the city. */
 async function checkPlans(url: string, all: Case[]): Promise<string[]> {
   const notes: string[] = [];
@@ -216,6 +197,28 @@ function rowsFor(name: string, cached: LoadStats, uncached: LoadStats, direct: L
 
 type Apps = { cached: string; uncached: string };
 
+/** Distinct queries per kind sent one at a time, and as many again under load. */
+const COLD_QUERIES = 300;
+const TOP1_TARGET = 0.95;
+
+/** Top-1 and top-5 accuracy over the judged queries (bench/relevance/queries.json). */
+function relevanceRows(judged: { search: Accuracy; suggest: Accuracy }): BenchRow[] {
+  return (['search', 'suggest'] as const).flatMap((endpoint) => {
+    const { judged: n, top1, top5, misses } = judged[endpoint];
+    console.log(
+      `   relevance ${endpoint}: top-1 ${(top1 * 100).toFixed(1)}%, top-5 ${(top5 * 100).toFixed(1)}% of ${n}; first result wrong for: ${misses.join(' | ') || 'none'}`,
+    );
+    const label = `${n} judged queries`;
+    return [
+      row('search', `relevance: ${endpoint} top-1`, '%', top1 * 100, 100, label, {
+        text: `>= ${TOP1_TARGET * 100}%`,
+        pass: top1 >= TOP1_TARGET,
+      }),
+      row('search', `relevance: ${endpoint} top-5`, '%', top5 * 100, 100, label),
+    ];
+  });
+}
+
 async function measure(apps: Apps, dbUrl: string, c: Case, seconds: number): Promise<BenchRow[]> {
   const statements = await Promise.all(c.requests.map((r) => statementsOf(dbUrl, r.run)));
   const paths = c.requests.map((r) => r.path);
@@ -259,7 +262,7 @@ function configFor(databaseUrl: string, cacheEntries = 2000) {
 
 /** The app under load runs in its own process (buildApp, listen on port 0), so that the load
  * generator does not share its event loop. */
-async function startAppProcess(
+export async function startAppProcess(
   databaseUrl: string,
   cacheEntries: number,
 ): Promise<{ child: ChildProcess; baseUrl: string }> {
@@ -286,7 +289,7 @@ async function startAppProcess(
   return { child, baseUrl: `http://127.0.0.1:${port}` };
 }
 
-async function stopAppProcess(child: ChildProcess): Promise<void> {
+export async function stopAppProcess(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null) return;
   const exited = new Promise((resolve) => child.once('exit', resolve));
   child.kill('SIGTERM');
@@ -372,7 +375,9 @@ export const scenario: Scenario = {
           'n/a',
         ),
       ];
+      rows.push(...relevanceRows(await judgeRelevance(bench.database.db)));
       for (const c of all) rows.push(...(await measure(apps, bench.url, c, seconds)));
+      rows.push(...(await coldSearch(bench.url, uncached.baseUrl, quick ? 100 : COLD_QUERIES)));
       console.log(`   load average after the run ${os.loadavg()[0]!.toFixed(1)} on ${os.cpus().length} CPUs`);
       return rows;
     } finally {

@@ -51,10 +51,17 @@ const START_TIMEOUT_MS = 120_000;
 const MAX_RETRY_DELAY_MS = 30_000;
 
 /**
- * The thread is started from a small ESM snippet that registers tsx's loader inside the thread
- * (worker threads do not inherit a loader registered in code) and then imports pglite-thread.ts.
+ * The thread is started from a small ESM snippet. Compiled (dist/*.js, see scripts/build-server.ts)
+ * it imports pglite-thread.js from beside the running bundle; from source it first registers tsx's
+ * loader inside the thread (worker threads do not inherit a loader registered in code) and then
+ * imports pglite-thread.ts.
  */
 function bootstrapSource(): string {
+  const fail = '.catch((error) => { console.error(error); process.exit(70); });';
+  if (!import.meta.url.endsWith('.ts')) {
+    const thread = new URL('./pglite-thread.js', import.meta.url).href;
+    return `import(${JSON.stringify(thread)})${fail}`;
+  }
   const require = createRequire(import.meta.url);
   const tsxApi = pathToFileURL(
     require.resolve('tsx/package.json').replace(/package\.json$/, 'dist/esm/api/index.mjs'),
@@ -62,7 +69,7 @@ function bootstrapSource(): string {
   const thread = new URL('./pglite-thread.ts', import.meta.url).href;
   return `import(${JSON.stringify(tsxApi)})
     .then((tsx) => { tsx.register(); return import(${JSON.stringify(thread)}); })
-    .catch((error) => { console.error(error); process.exit(70); });`;
+    ${fail}`;
 }
 
 function revive(error: SerializedError): Error {

@@ -8,19 +8,36 @@ import { RateLimited } from '../errors.ts';
 
 const WRITE_METHODS = new Set(['POST', 'PUT', 'DELETE']);
 
+type Config = FastifyInstance['services']['config'];
+
+/** Google Maps' hosts of one kind, allowed only when a maps key is configured. */
+function googleMaps(config: Config, hosts: string[]): string[] {
+  return config.googleMapsApiKey ? hosts : [];
+}
+
 /**
  * Where the page may connect: its own origin ('self' covers its WebSocket too), the public
  * address's WebSocket origin when one is configured (for browsers that do not map 'self' to ws:),
  * and Google Maps only when a key is configured. Never any host at all (`ws:`, `wss:`).
  */
-export function connectSources(config: FastifyInstance['services']['config']): string[] {
+export function connectSources(config: Config): string[] {
   const sources = ["'self'"];
   if (config.publicBaseUrl) {
     const url = new URL(config.publicBaseUrl);
     sources.push(`${url.protocol === 'https:' ? 'wss:' : 'ws:'}//${url.host}`);
   }
-  if (config.googleMapsApiKey) sources.push('https://maps.googleapis.com');
-  return sources;
+  return [...sources, ...googleMaps(config, ['https://maps.googleapis.com'])];
+}
+
+/**
+ * Stylesheets: the app's own files only. Its toasts and components carry no inline <style> and no
+ * style="" markup (styles set from script through element.style are not inline sources), so no
+ * 'unsafe-inline'. Google's map script inserts <style> elements it can only mark with a nonce taken
+ * from the page's HTML, which is served as a static file: with a maps key configured, inline styles
+ * and Google's font stylesheet are allowed for it.
+ */
+export function styleSources(config: Config): string[] {
+  return ["'self'", ...googleMaps(config, ["'unsafe-inline'", 'https://fonts.googleapis.com'])];
 }
 
 export async function registerSecurity(app: FastifyInstance): Promise<void> {
@@ -29,18 +46,23 @@ export async function registerSecurity(app: FastifyInstance): Promise<void> {
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
-        scriptSrc: ["'self'", 'https://maps.googleapis.com', 'https://maps.gstatic.com'],
-        styleSrc: ["'self'", "'unsafe-inline'", 'https://fonts.googleapis.com'],
+        scriptSrc: [
+          "'self'",
+          ...googleMaps(config, ['https://maps.googleapis.com', 'https://maps.gstatic.com']),
+        ],
+        styleSrc: styleSources(config),
         imgSrc: [
           "'self'",
           'data:',
           'blob:',
-          'https://maps.googleapis.com',
-          'https://maps.gstatic.com',
-          'https://*.ggpht.com',
+          ...googleMaps(config, [
+            'https://maps.googleapis.com',
+            'https://maps.gstatic.com',
+            'https://*.ggpht.com',
+          ]),
         ],
         connectSrc: connectSources(config),
-        fontSrc: ["'self'", 'https://fonts.gstatic.com'],
+        fontSrc: ["'self'", ...googleMaps(config, ['https://fonts.gstatic.com'])],
         workerSrc: ["'self'", 'blob:'],
         frameAncestors: ["'none'"],
         objectSrc: ["'none'"],

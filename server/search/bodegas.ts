@@ -4,11 +4,10 @@ import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import { selectBodegaSummaries, toBodegaSummary } from '../catalogue/read.ts';
 import { chordToKm, type Circle } from './geo.ts';
-import { countMatches } from './matching.ts';
 import { nearestPage } from './nearest-page.ts';
 import type { BodegaFilters, Page } from './params.ts';
-import { rankedIds, type Ordering } from './ranked-page.ts';
-import { textMatches, textScore, type TextQuery } from './text.ts';
+import { rankedIds, totalOf } from './ranked-page.ts';
+import { resolveText, textMatches, type TextQuery } from './text.ts';
 
 export type BodegaSearch = {
   text: TextQuery | null;
@@ -16,7 +15,12 @@ export type BodegaSearch = {
   circle: Circle | null;
   page: Page;
 };
-export type BodegaResults = { bodegas: (BodegaSummary & { distance?: number })[]; total: number };
+export type BodegaResults = {
+  bodegas: (BodegaSummary & { distance?: number })[];
+  total: number;
+  /** False when `total` is an estimate (more matches than the counting bound). */
+  exact: boolean;
+};
 
 /** Every filter and the text; the circle, if any, is the nearest page's own. */
 function conditionsOf(search: BodegaSearch): Expression<SqlBool>[] {
@@ -31,13 +35,6 @@ function conditionsOf(search: BodegaSearch): Expression<SqlBool>[] {
   return out;
 }
 
-/** Best match first with text, else newest first. */
-function orderingOf(text: TextQuery | null): Ordering {
-  return text
-    ? { rank: textScore('bodegas', text), direction: 'desc' }
-    : { rank: sql<number>`0`, direction: 'desc' };
-}
-
 async function nearest(db: Kysely<DB>, search: BodegaSearch, circle: Circle): Promise<BodegaResults> {
   const { hits, total } = await nearestPage(db, 'bodegas', conditionsOf(search), circle, search.page);
   const ids = hits.map((h) => h.id);
@@ -48,31 +45,30 @@ async function nearest(db: Kysely<DB>, search: BodegaSearch, circle: Circle): Pr
     const row = byId.get(hit.id);
     return row ? [{ ...toBodegaSummary(row), distance: chordToKm(hit.chord) }] : [];
   });
-  return { bodegas, total };
+  return { bodegas, total, exact: true };
 }
 
 async function ranked(db: Kysely<DB>, search: BodegaSearch): Promise<BodegaResults> {
   const conditions = conditionsOf(search);
-  const ordering = orderingOf(search.text);
   const rows = await selectBodegaSummaries(db)
     .innerJoin(
-      rankedIds(db, 'bodegas', conditions, ordering, search.page).as('hits'),
+      rankedIds(db, 'bodegas', conditions, search.text, search.page).as('hits'),
       'hits.id',
       'bodegas.id',
     )
     .select('hits.total')
-    .orderBy('hits.rank', ordering.direction)
-    .orderBy('bodegas.id', ordering.direction)
+    .orderBy('hits.rank', 'desc')
+    .orderBy('hits.name_length')
+    .orderBy('bodegas.id', 'desc')
     .execute();
-  const total = rows[0]
-    ? Number(rows[0].total)
-    : search.page.page === 1
-      ? 0
-      : await countMatches(db, 'bodegas', conditions);
-  return { bodegas: rows.map(toBodegaSummary), total };
+  // An empty first page has nothing to count; an empty later one counts on its own.
+  const counted = rows[0] ? Number(rows[0].total) : search.page.page === 1 ? 0 : undefined;
+  const { total, exact } = await totalOf(db, 'bodegas', conditions, counted);
+  return { bodegas: rows.map(toBodegaSummary), total, exact };
 }
 
 /** Nearest first within a circle; else best match first for text; else newest first. */
 export async function searchBodegas(db: Kysely<DB>, search: BodegaSearch): Promise<BodegaResults> {
-  return search.circle ? nearest(db, search, search.circle) : ranked(db, search);
+  const resolved = { ...search, text: await resolveText(db, search.text) };
+  return search.circle ? nearest(db, resolved, search.circle) : ranked(db, resolved);
 }

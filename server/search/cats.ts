@@ -4,14 +4,18 @@ import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import { selectCatSummaries, toCatSummary } from '../catalogue/read.ts';
 import { chordToKm, type Circle } from './geo.ts';
-import { countMatches } from './matching.ts';
 import { nearestPage } from './nearest-page.ts';
 import type { CatFilters, Page } from './params.ts';
-import { rankedIds, type Ordering } from './ranked-page.ts';
-import { textMatches, textScore, type TextQuery } from './text.ts';
+import { rankedIds, totalOf } from './ranked-page.ts';
+import { resolveText, textMatches, type TextQuery } from './text.ts';
 
 export type CatSearch = { text: TextQuery | null; filters: CatFilters; circle: Circle | null; page: Page };
-export type CatResults = { cats: (CatSummary & { distance?: number })[]; total: number };
+export type CatResults = {
+  cats: (CatSummary & { distance?: number })[];
+  total: number;
+  /** False when `total` is an estimate (more matches than the counting bound). */
+  exact: boolean;
+};
 
 /** Labels compare case- and edge-space-insensitively, the way the filter options merge them. */
 function sameLabel(column: 'cats.breed' | 'cats.personality', value: string): Expression<SqlBool> {
@@ -31,13 +35,6 @@ function conditionsOf(search: CatSearch): Expression<SqlBool>[] {
   return out;
 }
 
-/** Best match first with text, else newest first. */
-function orderingOf(text: TextQuery | null): Ordering {
-  return text
-    ? { rank: textScore('cats', text), direction: 'desc' }
-    : { rank: sql<number>`0`, direction: 'desc' };
-}
-
 async function nearest(db: Kysely<DB>, search: CatSearch, circle: Circle): Promise<CatResults> {
   const { hits, total } = await nearestPage(db, 'cats', conditionsOf(search), circle, search.page);
   const ids = hits.map((h) => h.id);
@@ -48,27 +45,26 @@ async function nearest(db: Kysely<DB>, search: CatSearch, circle: Circle): Promi
     const row = byId.get(hit.id);
     return row ? [{ ...toCatSummary(row), distance: chordToKm(hit.chord) }] : [];
   });
-  return { cats, total };
+  return { cats, total, exact: true };
 }
 
 async function ranked(db: Kysely<DB>, search: CatSearch): Promise<CatResults> {
   const conditions = conditionsOf(search);
-  const ordering = orderingOf(search.text);
   const rows = await selectCatSummaries(db)
-    .innerJoin(rankedIds(db, 'cats', conditions, ordering, search.page).as('hits'), 'hits.id', 'cats.id')
+    .innerJoin(rankedIds(db, 'cats', conditions, search.text, search.page).as('hits'), 'hits.id', 'cats.id')
     .select('hits.total')
-    .orderBy('hits.rank', ordering.direction)
-    .orderBy('cats.id', ordering.direction)
+    .orderBy('hits.rank', 'desc')
+    .orderBy('hits.name_length')
+    .orderBy('cats.id', 'desc')
     .execute();
-  const total = rows[0]
-    ? Number(rows[0].total)
-    : search.page.page === 1
-      ? 0
-      : await countMatches(db, 'cats', conditions);
-  return { cats: rows.map(toCatSummary), total };
+  // An empty first page has nothing to count; an empty later one counts on its own.
+  const counted = rows[0] ? Number(rows[0].total) : search.page.page === 1 ? 0 : undefined;
+  const { total, exact } = await totalOf(db, 'cats', conditions, counted);
+  return { cats: rows.map(toCatSummary), total, exact };
 }
 
 /** Nearest first within a circle; else best match first for text; else newest first. */
 export async function searchCats(db: Kysely<DB>, search: CatSearch): Promise<CatResults> {
-  return search.circle ? nearest(db, search, search.circle) : ranked(db, search);
+  const resolved = { ...search, text: await resolveText(db, search.text) };
+  return search.circle ? nearest(db, resolved, search.circle) : ranked(db, resolved);
 }

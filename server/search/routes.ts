@@ -1,6 +1,6 @@
 // Public search: cats, bodegas, nearby (either, with every filter of its type) and filter options.
 import { BodegaSummary, CatSummary } from '../../contract/catalogue.ts';
-import { Pagination } from '../../contract/common.ts';
+import { SearchPagination } from '../../contract/common.ts';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -16,17 +16,22 @@ import {
   catFiltersOf,
   pageOf,
   rejectFiltersOfOtherType,
+  type Page,
 } from './params.ts';
 import { suggest } from './suggest.ts';
 import { parseTextQuery } from './text.ts';
 
-const CatList = Type.Object({ cats: Type.Array(CatSummary), pagination: Pagination });
-const BodegaList = Type.Object({ bodegas: Type.Array(BodegaSummary), pagination: Pagination });
+const CatList = Type.Object({ cats: Type.Array(CatSummary), pagination: SearchPagination });
+const BodegaList = Type.Object({ bodegas: Type.Array(BodegaSummary), pagination: SearchPagination });
 const NearbyList = Type.Object({
   cats: Type.Optional(Type.Array(CatSummary)),
   bodegas: Type.Optional(Type.Array(BodegaSummary)),
-  pagination: Pagination,
+  pagination: SearchPagination,
 });
+
+function searchPagination(found: { total: number; exact: boolean }, page: Page) {
+  return { ...pagination(found.total, page.page, page.perPage), total_exact: found.exact };
+}
 const SuggestQuery = Type.Object({
   q: Type.String({ minLength: 1, maxLength: 100 }),
   type: Type.Optional(Type.Union([Type.Literal('cats'), Type.Literal('bodegas'), Type.Literal('all')])),
@@ -101,8 +106,8 @@ const searchRoutes: FastifyPluginAsync = async (fastify) => {
         page: pageOf(request.query),
       };
       return cached(reply, 'cats', search, async () => {
-        const { cats, total } = await searchCats(database.db, search);
-        return { cats, pagination: pagination(total, search.page.page, search.page.perPage) };
+        const found = await searchCats(database.db, search);
+        return { cats: found.cats, pagination: searchPagination(found, search.page) };
       });
     },
   );
@@ -118,8 +123,8 @@ const searchRoutes: FastifyPluginAsync = async (fastify) => {
         page: pageOf(request.query),
       };
       return cached(reply, 'bodegas', search, async () => {
-        const { bodegas, total } = await searchBodegas(database.db, search);
-        return { bodegas, pagination: pagination(total, search.page.page, search.page.perPage) };
+        const found = await searchBodegas(database.db, search);
+        return { bodegas: found.bodegas, pagination: searchPagination(found, search.page) };
       });
     },
   );
@@ -138,13 +143,13 @@ const searchRoutes: FastifyPluginAsync = async (fastify) => {
         const search = { text, filters: bodegaFiltersOf(query), circle, page };
         return cached(reply, 'nearby bodegas', search, async () => {
           const found = await searchBodegas(database.db, search);
-          return { bodegas: found.bodegas, pagination: pagination(found.total, page.page, page.perPage) };
+          return { bodegas: found.bodegas, pagination: searchPagination(found, page) };
         });
       }
       const search = { text, filters: catFiltersOf(query), circle, page };
       return cached(reply, 'nearby cats', search, async () => {
         const found = await searchCats(database.db, search);
-        return { cats: found.cats, pagination: pagination(found.total, page.page, page.perPage) };
+        return { cats: found.cats, pagination: searchPagination(found, page) };
       });
     },
   );

@@ -6,13 +6,24 @@
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import { listFilterOptions } from './filter-options.ts';
-import { nameTier, tsqueryOf, wordsOf, type TextQuery } from './text.ts';
+import {
+  namePrefixMatches,
+  nameTier,
+  nameWords,
+  resolveText,
+  tsqueryOf,
+  wordsOf,
+  type TextQuery,
+} from './text.ts';
 
 export type SuggestionKind = 'cat' | 'bodega' | 'breed' | 'personality';
 export type Suggestion = { kind: SuggestionKind; label: string; id?: number; detail?: string };
 export type SuggestType = 'cats' | 'bodegas' | 'all';
 
 type Ranked = Suggestion & { tier: number };
+
+/** Names containing the typed words that are ranked, at most, per kind. */
+const NAME_CANDIDATES = 200;
 
 /** What the query sees of a label: its words, single-spaced. */
 const asWords = (label: string) => wordsOf(label).join(' ');
@@ -56,14 +67,20 @@ async function names(
 ): Promise<Ranked[]> {
   const detail = table === 'cats' ? sql<string>`b.name` : sql<string>`t.address`;
   const join = table === 'cats' ? sql`join bodegas b on b.id = t.bodega_id` : sql``;
-  // The documents' GIN index finds the candidates; the name alone must then match too.
+  // Candidates, never more than a few hundred however common the word: names equal to or starting
+  // with the query (name index, in name order, so equal ones first), and names containing the
+  // words (the names' own GIN index).
   const { rows } = await sql<{ id: number; label: string; detail: string; tier: number }>`
     with q as (select ${tsqueryOf(text)} as tsq),
+    candidates as (
+      (select t.id from ${sql.table(table)} t where ${namePrefixMatches('t', text)} order by ${nameWords('t')} limit ${limit})
+      union
+      (select t.id from ${sql.table(table)} t, q where to_tsvector('simple', t.name) @@ q.tsq limit ${NAME_CANDIDATES})
+    ),
     found as (
       select t.id, t.name as label, ${detail} as detail, ${nameTier('t', text)} as tier,
         ts_rank(to_tsvector('simple', t.name), q.tsq) as score
-      from ${sql.table(table)} t ${join}, q
-      where t.search_doc @@ q.tsq and to_tsvector('simple', t.name) @@ q.tsq
+      from candidates c join ${sql.table(table)} t on t.id = c.id ${join}, q
     )
     select id, label, detail, tier
     from found
@@ -86,10 +103,11 @@ export async function suggest(
   limit: number,
 ): Promise<Suggestion[]> {
   if (text.words.length === 0) return [];
+  const resolved = (await resolveText(db, text))!;
   const typed = text.words.join(' ');
   const [cats, bodegas, options] = await Promise.all([
-    type === 'bodegas' ? [] : names(db, 'cats', text, limit),
-    type === 'cats' ? [] : names(db, 'bodegas', text, limit),
+    type === 'bodegas' ? [] : names(db, 'cats', resolved, limit),
+    type === 'cats' ? [] : names(db, 'bodegas', resolved, limit),
     type === 'bodegas' ? null : listFilterOptions(db),
   ]);
   const labels = (kind: 'breed' | 'personality', values: string[]): Ranked[] =>

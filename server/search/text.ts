@@ -3,7 +3,8 @@
 // in the catalogue starts with it, as one of the used words closest to it by trigram similarity
 // ("wiskers" finds "whiskers"). The final match is one GIN lookup on the documents; trigrams only
 // ever run against the small word list. User text reaches SQL only as bound parameters.
-import { sql, type RawBuilder } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
+import type { DB } from '../db/schema.ts';
 
 const MAX_WORDS = 12;
 /** Shorter words only match as prefixes: their trigrams are too few to tell a typo from noise. */
@@ -11,8 +12,12 @@ const FUZZY_MIN_LENGTH = 3;
 /** Close words tried for a word that matches nothing as typed. */
 const FUZZY_ALTERNATIVES = 4;
 
-/** The query's words: lower case, letters and digits only. */
-export type TextQuery = { words: string[] };
+/**
+ * The query's words: lower case, letters and digits only; and, once resolved, the tsquery they
+ * stand for (so the statements that use it carry it as a constant instead of working it out in
+ * each subquery).
+ */
+export type TextQuery = { words: string[]; tsquery?: string };
 
 /**
  * Splits the query into words of letters and digits; everything else (`%`, `_`, quotes,
@@ -40,6 +45,7 @@ export function wordsOf(text: string): string[] {
  * backslash, so quoting them as lexemes is exact.
  */
 export function tsqueryOf(text: TextQuery): RawBuilder<unknown> {
+  if (text.tsquery !== undefined) return sql`${text.tsquery}::tsquery`;
   return sql`(
     select to_tsquery('simple', string_agg('(' || alternatives || ')', ' & ' order by n))
     from (
@@ -57,6 +63,16 @@ export function tsqueryOf(text: TextQuery): RawBuilder<unknown> {
     ) per_word)`;
 }
 
+/**
+ * The text with its tsquery worked out, in one short statement. The vocabulary may grow in
+ * between; a query resolved a moment earlier is as good as one resolved in the same statement.
+ */
+export async function resolveText(db: Kysely<DB>, text: TextQuery | null): Promise<TextQuery | null> {
+  if (!text || text.words.length === 0 || text.tsquery !== undefined) return text;
+  const { rows } = await sql<{ tsquery: string }>`select (${tsqueryOf(text)})::text as tsquery`.execute(db);
+  return { ...text, tsquery: rows[0]!.tsquery };
+}
+
 type Searchable = 'cats' | 'bodegas';
 
 /** One GIN lookup on the documents. */
@@ -66,13 +82,24 @@ export function textMatches(table: Searchable, text: TextQuery): RawBuilder<bool
 }
 
 /**
- * How a name (the column `name` of `alias`) stands to the typed words: 2 when equal, 1 when it
- * starts with them, else 0. The name is seen as the query is: lower case, runs of anything but
- * letters and digits as one space, none at either end ("  search-deli x " is "search deli x").
+ * The name (the column `name` of `alias`) as the query sees it: lower case, runs of anything but
+ * letters and digits as one space, none at either end ("  search-deli x " is "search deli x"). The
+ * exact expression of the `*_name_words` indexes.
  */
+export function nameWords(alias: string): RawBuilder<string> {
+  return sql<string>`(btrim(regexp_replace(lower(${sql.ref(`${alias}.name`)}), '[^[:alnum:]]+', ' ', 'g')) collate "C")`;
+}
+
+/** Names equal to the typed words or starting with them: a range of the name index. */
+export function namePrefixMatches(alias: string, text: TextQuery): RawBuilder<boolean> {
+  const typed = text.words.join(' ');
+  return sql<boolean>`(${nameWords(alias)} >= ${typed} and ${nameWords(alias)} < ${typed} || chr(1114111))`;
+}
+
+/** How a name stands to the typed words: 2 when equal, 1 when it starts with them, else 0. */
 export function nameTier(alias: string, text: TextQuery): RawBuilder<number> {
   const typed = text.words.join(' ');
-  const name = sql<string>`btrim(regexp_replace(lower(${sql.ref(`${alias}.name`)}), '[^[:alnum:]]+', ' ', 'g'))`;
+  const name = nameWords(alias);
   return sql<number>`(case when ${name} = ${typed} then 2 when starts_with(${name}, ${typed}) then 1 else 0 end)`;
 }
 

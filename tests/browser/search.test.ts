@@ -248,6 +248,56 @@ describe('searching in the browser', () => {
     await context.close();
   });
 
+  it('suggests as you type: keyboard selection, ARIA state, and a chosen cat opens', async () => {
+    for (const viewport of Object.keys(VIEWPORTS) as ViewportName[]) {
+      const { context, page } = await newPage(browser, { viewport });
+      await gotoRoute(page, server, '/search');
+      await waitForCount(page, 'Cats', CATS.length);
+      const box = page.getByRole('combobox', { name: 'Search cats and bodegas' });
+      await box.pressSequentially('whisk', { delay: 30 });
+      const list = page.getByRole('listbox', { name: 'Suggestions' });
+      await list.getByRole('option', { name: /Whiskers the Tabby/ }).waitFor();
+      expect(await box.getAttribute('aria-expanded')).toBe('true');
+      expect(await box.getAttribute('aria-controls')).toBe(await list.getAttribute('id'));
+      const status = page.locator('.search-combobox [role="status"]');
+      expect(await status.getAttribute('aria-live')).toBe('polite');
+      await expect.poll(() => status.textContent()).toMatch(/^1 suggestion available/);
+
+      // The list fits the screen, phone width included.
+      const listBox = (await list.boundingBox())!;
+      expect(listBox.x).toBeGreaterThanOrEqual(0);
+      expect(listBox.x + listBox.width).toBeLessThanOrEqual(VIEWPORTS[viewport].width);
+      await screenshot(page, 'search-suggestions', viewport);
+
+      await box.press('ArrowDown');
+      const option = list.getByRole('option').first();
+      expect(await box.getAttribute('aria-activedescendant')).toBe(await option.getAttribute('id'));
+      expect(await option.getAttribute('aria-selected')).toBe('true');
+      await box.press('Escape');
+      expect(await box.getAttribute('aria-expanded')).toBe('false');
+      await box.press('ArrowDown');
+      await option.waitFor();
+      await box.press('ArrowDown');
+      await box.press('Enter');
+      await page.waitForURL(/#\/cat\/\d+$/);
+      await page.getByRole('heading', { name: 'Whiskers the Tabby' }).first().waitFor();
+      await context.close();
+    }
+  });
+
+  it('applies a chosen breed suggestion as the filter', async () => {
+    const { context, page } = await newPage(browser);
+    await gotoRoute(page, server, '/search');
+    await waitForCount(page, 'Cats', CATS.length);
+    const box = page.getByRole('combobox', { name: 'Search cats and bodegas' });
+    await box.pressSequentially('siam', { delay: 30 });
+    await page.getByRole('option', { name: /^Siamese\s*Breed$/ }).click();
+    await waitForCount(page, 'Cats', 2);
+    expect(page.url()).toContain('breed=Siamese');
+    expect(await box.inputValue()).toBe('');
+    await context.close();
+  });
+
   it('screenshots the search screen at desktop and phone sizes', async () => {
     for (const viewport of Object.keys(VIEWPORTS) as ViewportName[]) {
       const { context, page } = await newPage(browser, { viewport });

@@ -1,5 +1,6 @@
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
-import toast, { Toaster } from 'react-hot-toast';
+import toast from 'react-hot-toast/headless';
+import { Toaster } from '../../client/src/components/Toaster.tsx';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { PhotoUploadForm } from '../../client/src/features/photos/components/PhotoUploadForm.tsx';
 import {

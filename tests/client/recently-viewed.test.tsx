@@ -1,5 +1,6 @@
 import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
-import toast, { Toaster } from 'react-hot-toast';
+import toast from 'react-hot-toast/headless';
+import { Toaster } from '../../client/src/components/Toaster.tsx';
 import { MemoryRouter } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useSession } from '../../client/src/features/auth/stores/session.ts';

@@ -2,7 +2,8 @@
 // with their fetch scripted, confirm() answered, a live stream the test drives, and the clean-up.
 import { act, cleanup, render } from '@testing-library/react';
 import type { ReactElement } from 'react';
-import toast, { Toaster } from 'react-hot-toast';
+import toast from 'react-hot-toast/headless';
+import { Toaster } from '../../client/src/components/Toaster.tsx';
 import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-router-dom';
 import { vi } from 'vitest';
 import { useLiveStore, type LiveStatus } from '../../client/src/features/live/store.ts';

@@ -30,7 +30,7 @@ async function renderForms(respond: (request: SentRequest) => Reply) {
   const fetch = scriptedFetch(respond);
   const { setBearerToken } = await import('../../client/src/lib/api.ts');
   setBearerToken('secret-api-token');
-  const { Toaster } = await import('react-hot-toast');
+  const { Toaster } = await import('../../client/src/components/Toaster.tsx');
   const { CatUploadForm } = await import('../../client/src/features/upload/components/CatUploadForm.tsx');
   const { BodegaUploadForm } =
     await import('../../client/src/features/upload/components/BodegaUploadForm.tsx');
@@ -69,7 +69,7 @@ const buttonIn = (form: HTMLElement, name: RegExp | string) =>
 beforeEach(() => localStorage.clear());
 afterEach(async () => {
   cleanup();
-  const { default: toast } = await import('react-hot-toast');
+  const { default: toast } = await import('react-hot-toast/headless');
   act(() => toast.remove());
   vi.unstubAllGlobals();
 });

@@ -159,14 +159,18 @@ export type AppProcess = {
   kill(signal?: NodeJS.Signals): Promise<void>;
 };
 
-/** Runs `main.ts <role>` as its own process, the way `npm run api` / `npm run worker` do. */
+/** The process entry from source, as `npm run api` / `npm run worker` run it. */
+const SOURCE_ENTRY = ['--import', 'tsx', 'main.ts'];
+
+/** Runs `main.ts <role>` (or another `entry`, e.g. the compiled one) as its own process. */
 export async function startAppProcess(
   role: 'api' | 'worker' | 'all',
   env: Record<string, string>,
+  entry: string[] = SOURCE_ENTRY,
 ): Promise<AppProcess> {
   const port = await freePort();
   let output = '';
-  const child = spawn(process.execPath, ['--import', 'tsx', 'main.ts', role], {
+  const child = spawn(process.execPath, [...entry, role], {
     env: {
       ...process.env,
       NODE_ENV: 'test',

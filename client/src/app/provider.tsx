@@ -1,5 +1,5 @@
 import { useEffect, type ReactNode } from 'react';
-import { Toaster } from 'react-hot-toast';
+import { Toaster } from '../components/Toaster.tsx';
 import { useSession } from '../features/auth/stores/session.ts';
 
 // Durations of the product: errors and plain messages 4 s, successes 2 s, loading until dismissed.
@@ -18,7 +18,7 @@ export function AppProvider({ children }: { children: ReactNode }) {
   return (
     <>
       {children}
-      <Toaster position="top-right" toastOptions={toastOptions} containerClassName="toasts" />
+      <Toaster toastOptions={toastOptions} />
     </>
   );
 }

@@ -1,7 +1,7 @@
 // Whether the signed-in user has saved a cat or bodega, and toggling it with the product's toasts.
 // The detail response says where it starts (`saved`); a toggle moves it once the server agrees.
 import { useState } from 'react';
-import toast from 'react-hot-toast';
+import toast from 'react-hot-toast/headless';
 import { useSession } from '../features/auth/stores/session.ts';
 import { errorMessage } from '../lib/api.ts';
 

@@ -30,6 +30,8 @@ export type RequestOptions = {
   headers?: Record<string, string>;
   /** Leave the session alone on 401 (the profile check handles its own failure quietly). */
   keepSessionOn401?: boolean;
+  /** Aborting it rejects the call with the signal's reason, not as a network error. */
+  signal?: AbortSignal;
 };
 
 let bearerToken: string | null = null;
@@ -103,8 +105,10 @@ async function request<T>(
       headers,
       body: payload,
       cache: 'no-store',
+      signal: options.signal,
     });
-  } catch {
+  } catch (error) {
+    if (options.signal?.aborted) throw options.signal.reason ?? error;
     throw new ApiError(0, 'network', NETWORK_ERROR_MESSAGE);
   }
   const data = await readBody(response).catch(() => null);

@@ -2,7 +2,7 @@
 // The types are the contract's (contract/, imported as types only: nothing of it is bundled).
 import type { TargetType } from '../../../contract/common.ts';
 
-export type { Pagination, TargetType } from '../../../contract/common.ts';
+export type { Pagination, SearchPagination, TargetType } from '../../../contract/common.ts';
 export type {
   BodegaDetail,
   BodegaResponse,

@@ -49,6 +49,21 @@ describe('the API client', () => {
     await expect(api.get('/api/health')).rejects.toMatchObject({ status: 0, message: NETWORK_ERROR_MESSAGE });
   });
 
+  it('rejects an aborted call with the abort reason, not as a network failure', async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn((_input: RequestInfo | URL, init: RequestInit = {}) =>
+        Promise.reject(new DOMException('The operation was aborted.', 'AbortError')).finally(() =>
+          expect(init.signal?.aborted).toBe(true),
+        ),
+      ),
+    );
+    const controller = new AbortController();
+    const reason = new DOMException('newer text', 'AbortError');
+    controller.abort(reason);
+    await expect(api.get('/api/search/suggest', { signal: controller.signal })).rejects.toBe(reason);
+  });
+
   it('reports a 401 only for a call that carried a token', async () => {
     scriptedFetch(() => ({
       status: 401,

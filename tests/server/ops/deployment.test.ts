@@ -1,45 +1,50 @@
-import { existsSync, readFileSync } from 'node:fs';
-import path from 'node:path';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { SERVER_ENTRIES } from '../../../scripts/build-server.ts';
 import { loadConfig } from '../../../server/config.ts';
 
 // No Docker engine runs where the tests run, so these check what a build could get wrong without
-// one: that the runtime image holds every module its processes import, and that the proxy and
-// the api agree on who may state a client's address.
+// one: that the runtime image holds every entry point its processes run (the compiled bundles,
+// which import no project source: see production-build.test.ts), and that the proxy and the api
+// agree on who may state a client's address.
 
-/** The paths the runtime stage copies from the build context (not from another stage). */
-function runtimeCopies(dockerfile: string): string[] {
+/** What the runtime stage copies: each source, whether it comes from the build stage, and where to. */
+function runtimeCopies(dockerfile: string): { fromBuild: boolean; source: string; target: string }[] {
   const runtime = dockerfile.slice(dockerfile.lastIndexOf('\nFROM '));
-  return [...runtime.matchAll(/^COPY (?!.*--from)(?:--\S+ )*(.+) \S+$/gm)].flatMap((m) => m[1]!.split(/\s+/));
-}
-
-/** Every source file `entry` imports, directly or not, by relative path. */
-function importedFiles(entry: string, seen = new Set<string>()): Set<string> {
-  if (seen.has(entry)) return seen;
-  seen.add(entry);
-  const source = readFileSync(entry, 'utf8');
-  for (const [, spec] of source.matchAll(/(?:from|import)\s*\(?\s*'(\.{1,2}\/[^']+)'/g)) {
-    const target = path.normalize(path.join(path.dirname(entry), spec!));
-    if (/\.(ts|js|json)$/.test(target) && existsSync(target)) importedFiles(target, seen);
-  }
-  return seen;
+  return [...runtime.matchAll(/^COPY ((?:--\S+ )*)(.+) (\S+)$/gm)].flatMap((m) =>
+    m[2]!
+      .split(/\s+/)
+      .map((source) => ({ fromBuild: m[1]!.includes('--from=build'), source, target: m[3]! })),
+  );
 }
 
 describe('deployment', () => {
   const compose = parse(readFileSync('docker-compose.yml', 'utf8'), { merge: true });
-  const copied = runtimeCopies(readFileSync('Dockerfile', 'utf8'));
-  const inImage = (file: string) => copied.some((c) => file === c || file.startsWith(`${c}/`));
+  const dockerfile = readFileSync('Dockerfile', 'utf8');
+  const copies = runtimeCopies(dockerfile);
 
-  it('builds an image holding every module that the api and worker processes import', () => {
-    const entries = Object.values(compose.services as Record<string, { command?: string[] }>)
-      .flatMap((service) => service.command ?? [])
-      .filter((arg) => arg.endsWith('.ts'));
-    expect(entries).toContain('main.ts');
-    for (const entry of new Set(entries)) {
-      const missing = [...importedFiles(entry)].filter((file) => !inImage(file));
-      expect(missing, `not copied into the runtime image, imported from ${entry}`).toEqual([]);
+  it('runs compiled bundles on plain Node, every one of them built into the image', () => {
+    const cmd = JSON.parse(/^CMD (\[.*\])$/m.exec(dockerfile)![1]!) as string[];
+    const commands = Object.values(compose.services as Record<string, { command?: string[] }>)
+      .map((service) => service.command ?? [])
+      .filter((command) => command[0] === 'node');
+    expect(commands.map((c) => c.slice(1))).toEqual(
+      expect.arrayContaining([['dist/migrate.js'], ['dist/main.js', 'api'], ['dist/main.js', 'worker']]),
+    );
+    for (const command of [cmd, ...commands]) {
+      expect(command, 'no TypeScript loader').not.toContain('tsx');
+      const entry = /^dist\/(.+)\.js$/.exec(command[1]!)?.[1];
+      expect(
+        entry && SERVER_ENTRIES[entry],
+        `${command.join(' ')} runs a bundle the build makes`,
+      ).toBeTruthy();
     }
+    // dist/ comes from the build stage, which ran `npm run build`; package.json says
+    // "type": "module", which the bundles need to load as ES modules.
+    expect(copies).toContainEqual({ fromBuild: true, source: '/app/dist', target: './dist' });
+    expect(copies).toContainEqual({ fromBuild: false, source: 'package.json', target: './' });
+    expect(copies.filter((c) => !c.fromBuild).map((c) => c.source)).toEqual(['package.json']);
   });
 
   it('lets only the proxy state client addresses, from the address it saw', () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectSources } from '../../../server/ops/security.ts';
+import { connectSources, styleSources } from '../../../server/ops/security.ts';
 import { ConfigError, loadConfig } from '../../../server/config.ts';
 import { call, createTestApp, type TestApp } from '../../helpers/app.ts';
 
@@ -65,6 +65,19 @@ describe('operations surface', () => {
       "'self'",
       'wss://cats.example.org',
       'https://maps.googleapis.com',
+    ]);
+  });
+
+  it('allows styles from the app itself only, and inline styles only for a configured Google map', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/health' });
+    const policy = String(res.headers['content-security-policy']);
+    expect(/style-src ([^;]*)/.exec(policy)![1]).toBe("'self'");
+    expect(policy).not.toContain('unsafe-inline');
+    expect(policy).not.toContain('google');
+    expect(styleSources({ ...t.services.config, googleMapsApiKey: 'k' })).toEqual([
+      "'self'",
+      "'unsafe-inline'",
+      'https://fonts.googleapis.com',
     ]);
   });
 

@@ -66,7 +66,7 @@ describe('search filters', () => {
 
   it('counts filtered results in the pagination', async () => {
     const res = await call(t.app, 'GET', '/api/search/cats?breed=tabby&per_page=2');
-    expect(res.body.pagination).toEqual({ page: 1, per_page: 2, total: 3, pages: 2 });
+    expect(res.body.pagination).toEqual({ page: 1, per_page: 2, total: 3, pages: 2, total_exact: true });
   });
 
   it('filters bodegas by cat count, verification and rating', async () => {

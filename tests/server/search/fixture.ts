@@ -90,6 +90,22 @@ export async function deleteCat(services: Services, id: number, bodegaId: number
   ]);
 }
 
+export async function updateBodega(
+  services: Services,
+  id: number,
+  fields: Partial<BodegaFields> & { name: string; address: string },
+) {
+  await services.store.append(services.database.db, streamIds.bodega(id), 'any', [
+    { type: 'BodegaUpdated', data: { bodega_id: id, ...bodegaDefaults, ...fields } },
+  ]);
+}
+
+export async function deleteBodega(services: Services, id: number) {
+  await services.store.append(services.database.db, streamIds.bodega(id), 'any', [
+    { type: 'BodegaDeleted', data: { bodega_id: id } },
+  ]);
+}
+
 export function catFields(fields: Partial<CatFields> & { name: string }): CatFields {
   return { ...catDefaults, ...fields };
 }

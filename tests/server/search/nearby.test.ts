@@ -32,7 +32,7 @@ describe('nearby search', () => {
     expect(found[2][1]).toBeCloseTo(corner, 2);
     expect(found[3][1]).toBeCloseTo(golden, 2);
     expect(Number.isInteger(found[3][1] * 100)).toBe(true);
-    expect(res.body.pagination).toEqual({ page: 1, per_page: 20, total: 5, pages: 1 });
+    expect(res.body.pagination).toEqual({ page: 1, per_page: 20, total: 5, pages: 1, total_exact: true });
   });
 
   it('defaults to a 10 km radius and reaches up to 50 km', async () => {
@@ -107,7 +107,7 @@ describe('nearby search', () => {
     const seen: { id: number; distance: number }[] = [];
     for (let page = 1; page <= 5; page++) {
       const res = await nearby(`${AT_CITY_HALL}&radius=10&per_page=16&page=${page}`);
-      expect(res.body.pagination).toEqual({ page, per_page: 16, total: 75, pages: 5 });
+      expect(res.body.pagination).toEqual({ page, per_page: 16, total: 75, pages: 5, total_exact: true });
       seen.push(...res.body.cats);
     }
     expect(seen).toHaveLength(75);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createTestApp, type TestApp } from '../../helpers/app.ts';
-import { addBodega, addCat, deleteCat, updateCat, catFields } from './fixture.ts';
+import { addBodega, addCat, catFields, deleteBodega, deleteCat, updateBodega, updateCat } from './fixture.ts';
 
 type Suggestion = { kind: string; label: string; id?: number; detail?: string };
 
@@ -104,5 +104,30 @@ describe('GET /api/search/suggest', () => {
     expect(await labels('q=zinn')).toEqual(['cat:Zinnia']);
     await deleteCat(t.services, added, deli);
     expect(await labels('q=zinn')).toEqual([]);
+  });
+
+  it('follows the catalogue at once: added, renamed and deleted bodegas', async () => {
+    const address = '1 Quince St, Brooklyn, NY';
+    const added = await addBodega(t.services, { name: 'Quokka Grocery', address });
+    expect(await suggest('q=quok')).toEqual([
+      { kind: 'bodega', label: 'Quokka Grocery', id: added, detail: address },
+    ]);
+    await updateBodega(t.services, added, { name: 'Quetzal Grocery', address });
+    expect(await labels('q=quok')).toEqual([]);
+    expect(await labels('q=quetz')).toEqual(['bodega:Quetzal Grocery']);
+    await deleteBodega(t.services, added);
+    expect(await labels('q=quetz')).toEqual([]);
+  });
+
+  it('follows the catalogue at once: breeds and personalities come and go with their cats', async () => {
+    const cat = await addCat(t.services, deli, { name: 'Rex', breed: 'Sokoke', personality: 'Serene' });
+    expect(await labels('q=soko')).toEqual(['breed:Sokoke']);
+    expect(await labels('q=seren')).toEqual(['personality:Serene']);
+    await updateCat(t.services, cat, catFields({ name: 'Rex', breed: 'Savannah', personality: 'Serene' }));
+    expect(await labels('q=soko')).toEqual([]);
+    expect(await labels('q=savan')).toEqual(['breed:Savannah']);
+    await deleteCat(t.services, cat, deli);
+    expect(await labels('q=savan')).toEqual([]);
+    expect(await labels('q=seren')).toEqual([]);
   });
 });

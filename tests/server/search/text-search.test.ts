@@ -46,7 +46,13 @@ describe('text search', () => {
       const res = await search(query);
       expect(res.status).toBe(200);
       expect(res.body.cats.map((c: { id: number }) => c.id)).toEqual(all);
-      expect(res.body.pagination).toEqual({ page: 1, per_page: 20, total: all.length, pages: 1 });
+      expect(res.body.pagination).toEqual({
+        page: 1,
+        per_page: 20,
+        total: all.length,
+        pages: 1,
+        total_exact: true,
+      });
     }
   });
 
@@ -101,12 +107,12 @@ describe('text search', () => {
 
   it('pages the results with exact totals', async () => {
     const first = await search('per_page=3');
-    expect(first.body.pagination).toEqual({ page: 1, per_page: 3, total: 7, pages: 3 });
+    expect(first.body.pagination).toEqual({ page: 1, per_page: 3, total: 7, pages: 3, total_exact: true });
     const third = await search('per_page=3&page=3');
     expect(third.body.cats).toHaveLength(1);
     const past = await search('per_page=3&page=9');
     expect(past.body.cats).toEqual([]);
-    expect(past.body.pagination).toEqual({ page: 9, per_page: 3, total: 7, pages: 3 });
+    expect(past.body.pagination).toEqual({ page: 9, per_page: 3, total: 7, pages: 3, total_exact: true });
     const ids = [first, await search('per_page=3&page=2'), third].flatMap((r) =>
       r.body.cats.map((c: { id: number }) => c.id),
     );
@@ -159,5 +165,17 @@ describe('exact-first ranking', () => {
     const found = names(cats.body);
     expect(found.slice(0, 2).sort()).toEqual(['Pepper Jack', 'Pepper-Jack']);
     expect(found[2]).toBe('Pepper Jack Junior');
+  });
+
+  it('puts the shorter of equally relevant names first, for a misspelt or reordered query', async () => {
+    const { services } = t;
+    const shop = await addBodega(services, { name: 'Sunny Deli & Grocery', address: '3 Plain St' });
+    await addBodega(services, { name: 'Sunny Deli', address: '4 Plain St' });
+    await addCat(services, shop, { name: 'Empanada', description: 'Empanada naps' });
+    await addCat(services, shop, { name: 'Empanada the Elder', description: 'Empanada naps' });
+    const cats = await call(t.app, 'GET', '/api/search/cats?q=empanda');
+    expect(names(cats.body)).toEqual(['Empanada', 'Empanada the Elder']);
+    const shops = await call(t.app, 'GET', '/api/search/bodegas?q=deli%20sunny');
+    expect(names(shops.body).slice(0, 2)).toEqual(['Sunny Deli', 'Sunny Deli & Grocery']);
   });
 });

@@ -51,8 +51,22 @@ const bodega = (id: number): BodegaSummary => ({
 const meta = { cursor: '1-1', at: '2026-11-21T00:00:00.000Z' };
 
 describe('live updates of the result list', () => {
-  const cats: SearchResults = { kind: 'cats', items: [cat(1), cat(2)], total: 2, page: 1, pages: 1 };
-  const bodegas: SearchResults = { kind: 'bodegas', items: [bodega(10)], total: 1, page: 1, pages: 1 };
+  const cats: SearchResults = {
+    kind: 'cats',
+    items: [cat(1), cat(2)],
+    total: 2,
+    totalExact: true,
+    page: 1,
+    pages: 1,
+  };
+  const bodegas: SearchResults = {
+    kind: 'bodegas',
+    items: [bodega(10)],
+    total: 1,
+    totalExact: true,
+    page: 1,
+    pages: 1,
+  };
 
   it("updates a visible cat's rating and review count in place", () => {
     const next = applyLiveMessage(cats, {

@@ -1,6 +1,6 @@
 // Who is signed in. The token lives in localStorage under `token`; at start the profile is
 // checked, and the app waits for that check at most SESSION_TIMEOUT_MS before rendering.
-import toast from 'react-hot-toast';
+import toast from 'react-hot-toast/headless';
 import { create } from 'zustand';
 import { env } from '../../../config/env.ts';
 import { onUnauthorized, setBearerToken } from '../../../lib/api.ts';

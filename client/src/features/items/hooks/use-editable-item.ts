@@ -1,7 +1,7 @@
 // Loads the cat or bodega an edit screen is about (the `:id` of its route). A reload after a
 // conflict brings the latest version under a new key, so the form starts again from it.
 import { useCallback, useEffect, useState } from 'react';
-import toast from 'react-hot-toast';
+import toast from 'react-hot-toast/headless';
 import { useNavigate, useParams } from 'react-router-dom';
 import { ApiError } from '../../../lib/api.ts';
 import type { TargetType } from '../../../lib/catalogue.ts';

@@ -1,7 +1,7 @@
 // Saving and deleting from a cat's or bodega's edit form: one request at a time, with the product's
 // toasts. A 409 means someone else changed the item since it was loaded: the form turns stale.
 import { useState, type FormEvent } from 'react';
-import toast from 'react-hot-toast';
+import toast from 'react-hot-toast/headless';
 import { useNavigate } from 'react-router-dom';
 import { ApiError, errorMessage } from '../../../lib/api.ts';
 import type { TargetType } from '../../../lib/catalogue.ts';

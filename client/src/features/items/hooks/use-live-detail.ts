@@ -2,7 +2,7 @@
 // own `applyLive` makes of each message shows on the open page without a reload, a `reset` or a
 // reconnection reloads quietly, and a 404 (or a deletion) turns the page into its missing state.
 import { useCallback, useEffect, useState } from 'react';
-import toast from 'react-hot-toast';
+import toast from 'react-hot-toast/headless';
 import { ApiError } from '../../../lib/api.ts';
 import { useLiveCatchUp } from '../../../hooks/use-live-catch-up.ts';
 import { useLiveEvents } from '../../live/use-live-events.ts';

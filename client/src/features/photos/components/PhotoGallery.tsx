@@ -2,7 +2,7 @@
 // uploader or the item's creator the controls to make one primary or delete it.
 import '../photos.css';
 import { useState } from 'react';
-import toast from 'react-hot-toast';
+import toast from 'react-hot-toast/headless';
 import { ItemPhoto } from '../../../components/ItemPhoto.tsx';
 import { Spinner } from '../../../components/Spinner.tsx';
 import { ToolIcon } from '../../../components/ToolIcon.tsx';

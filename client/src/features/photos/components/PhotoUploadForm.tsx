@@ -2,7 +2,7 @@
 // is refused at once with the same message the server would give.
 import '../photos.css';
 import { useId, useRef, useState, type FormEvent } from 'react';
-import toast from 'react-hot-toast';
+import toast from 'react-hot-toast/headless';
 import { ToolIcon } from '../../../components/ToolIcon.tsx';
 import { errorMessage } from '../../../lib/api.ts';
 import { TEXT_LIMITS, type Photo, type TargetType } from '../../../lib/catalogue.ts';

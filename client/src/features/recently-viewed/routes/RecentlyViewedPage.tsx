@@ -1,6 +1,6 @@
 // /recently-viewed — the cats and bodegas the signed-in user opened lately, with Clear History.
 import { useEffect, useState } from 'react';
-import toast from 'react-hot-toast';
+import toast from 'react-hot-toast/headless';
 import { PageMessage } from '../../../components/PageMessage.tsx';
 import { Spinner } from '../../../components/Spinner.tsx';
 import { useDocumentTitle } from '../../../hooks/use-document-title.ts';

@@ -1,6 +1,6 @@
 // Writing a review: a rating of 1 to 5 stars (5 unless changed) and an optional comment.
 import { useId, useState, type FormEvent } from 'react';
-import toast from 'react-hot-toast';
+import toast from 'react-hot-toast/headless';
 import { errorMessage } from '../../../lib/api.ts';
 import { TEXT_LIMITS, type Review, type TargetType } from '../../../lib/catalogue.ts';
 import { useSession } from '../../auth/stores/session.ts';

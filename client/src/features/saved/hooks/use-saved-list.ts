@@ -1,6 +1,6 @@
 // One saved list (cats or bodegas): its first page, 'Load more', and removing an item from it.
 import { useCallback, useState } from 'react';
-import toast from 'react-hot-toast';
+import toast from 'react-hot-toast/headless';
 import { errorMessage } from '../../../lib/api.ts';
 import type { Pagination } from '../../../lib/catalogue.ts';
 import { unsave } from '../api/unsave.ts';

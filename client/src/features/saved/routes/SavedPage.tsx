@@ -1,6 +1,6 @@
 // /saved — the cats and bodegas the signed-in user saved, in two tabs.
 import { useEffect, useState, type ReactNode } from 'react';
-import toast from 'react-hot-toast';
+import toast from 'react-hot-toast/headless';
 import { PageMessage } from '../../../components/PageMessage.tsx';
 import { Spinner } from '../../../components/Spinner.tsx';
 import { Tabs } from '../../../components/Tabs.tsx';

@@ -1,7 +1,7 @@
 import { Icon } from '../../../components/Icon.tsx';
 import { Spinner } from '../../../components/Spinner.tsx';
 import type { SearchStatus } from '../hooks/use-search-results.ts';
-import type { SearchResults } from '../model/results.ts';
+import { resultCount, type SearchResults } from '../model/results.ts';
 import type { SearchTab } from '../model/search-state.ts';
 import { BodegaCard } from './BodegaCard.tsx';
 import { CatCard } from './CatCard.tsx';
@@ -17,10 +17,10 @@ type ResultListProps = {
   onLoadMore(): void;
 };
 
-function Heading({ tab, total }: { tab: SearchTab; total: number }) {
+function Heading({ tab, count }: { tab: SearchTab; count: string }) {
   return (
     <h2 className="results__title">
-      {tab === 'cats' ? `Cats Found (${total})` : `Bodegas Found (${total})`}
+      {tab === 'cats' ? `Cats Found (${count})` : `Bodegas Found (${count})`}
     </h2>
   );
 }
@@ -42,7 +42,7 @@ export function ResultList(props: ResultListProps) {
       aria-busy={busy}
     >
       <div className="results__header">
-        <Heading tab={tab} total={results?.total ?? 0} />
+        <Heading tab={tab} count={resultCount(results?.total ?? 0, results?.totalExact ?? true)} />
         {busy && results && <Spinner size="small" label="Updating..." />}
       </div>
       {!results && busy && (

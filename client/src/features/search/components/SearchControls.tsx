@@ -1,11 +1,14 @@
 import type { FormEvent } from 'react';
 import { Icon } from '../../../components/Icon.tsx';
 import type { GeolocationStatus } from '../model/geolocation.ts';
+import type { Suggestion } from '../model/suggestions.ts';
+import { SearchCombobox } from './SearchCombobox.tsx';
 
 type SearchControlsProps = {
   draft: string;
   onDraftChange(value: string): void;
   onSubmit(): void;
+  onChooseSuggestion(suggestion: Suggestion): void;
   filtersOpen: boolean;
   filterPanelId: string;
   onToggleFilters(): void;
@@ -17,7 +20,7 @@ type SearchControlsProps = {
   onLocate(): void;
 };
 
-/** Text box, Filters toggle (with '!' when filters are on), Retry Filters, Location and Search. */
+/** Text box (with suggestions while typing), Filters toggle (with '!' when filters are on), Retry Filters, Location and Search. */
 export function SearchControls(props: SearchControlsProps) {
   const { draft, onDraftChange, filtersOpen, filtersActive, geolocationStatus, locating } = props;
 
@@ -33,16 +36,13 @@ export function SearchControls(props: SearchControlsProps) {
         <label htmlFor="search-query" className="visually-hidden">
           Search cats and bodegas
         </label>
-        <input
+        <SearchCombobox
           id="search-query"
-          className="input search-controls__input"
-          type="search"
           value={draft}
-          onChange={(e) => onDraftChange(e.target.value)}
+          onChange={onDraftChange}
+          onChoose={props.onChooseSuggestion}
           placeholder="Search by name, breed, personality or address"
           maxLength={200}
-          autoComplete="off"
-          enterKeyHint="search"
         />
       </div>
       <div className="search-controls__buttons">

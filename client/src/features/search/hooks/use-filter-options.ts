@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import toast from 'react-hot-toast';
+import toast from 'react-hot-toast/headless';
 import { getFilterOptions, type FilterOptions } from '../api/get-filter-options.ts';
 import { failureMessage } from '../model/errors.ts';
 

@@ -1,5 +1,5 @@
 import { useCallback, useState } from 'react';
-import toast from 'react-hot-toast';
+import toast from 'react-hot-toast/headless';
 import { locate, type GeolocationStatus } from '../model/geolocation.ts';
 import type { Coordinates } from '../model/search-request.ts';
 

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import toast from 'react-hot-toast';
+import toast from 'react-hot-toast/headless';
 import { fetchSearchPage, type SearchPage } from '../api/search.ts';
 import { failureMessage } from '../model/errors.ts';
 import { applyLiveMessage, type SearchResults } from '../model/results.ts';
@@ -20,10 +20,11 @@ type Options = {
 };
 
 function toResults(page: SearchPage): SearchResults {
-  const { total, page: current, pages } = page.pagination;
+  const { total, page: current, pages, total_exact } = page.pagination;
+  const counts = { total, totalExact: total_exact, page: current, pages };
   return page.kind === 'cats'
-    ? { kind: 'cats', items: page.items, total, page: current, pages }
-    : { kind: 'bodegas', items: page.items, total, page: current, pages };
+    ? { kind: 'cats', items: page.items, ...counts }
+    : { kind: 'bodegas', items: page.items, ...counts };
 }
 
 function appendPage(results: SearchResults, page: SearchPage): SearchResults {

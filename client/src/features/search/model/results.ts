@@ -2,9 +2,16 @@
 import type { BodegaSummary, CatSummary } from '../../../lib/catalogue.ts';
 import type { LiveMessage } from '../../live/types.ts';
 
+type Counts = { total: number; totalExact: boolean; page: number; pages: number };
+
 export type SearchResults =
-  | { kind: 'cats'; items: CatSummary[]; total: number; page: number; pages: number }
-  | { kind: 'bodegas'; items: BodegaSummary[]; total: number; page: number; pages: number };
+  ({ kind: 'cats'; items: CatSummary[] } & Counts) | ({ kind: 'bodegas'; items: BodegaSummary[] } & Counts);
+
+/** The result count as the heading shows it: "1,234", or "about 31,000" for an estimate. */
+export function resultCount(total: number, exact: boolean): string {
+  const shown = total.toLocaleString('en-US');
+  return exact ? shown : `about ${shown}`;
+}
 
 function patchCats(results: Extract<SearchResults, { kind: 'cats' }>, message: LiveMessage): SearchResults {
   const update = (id: number, patch: Partial<CatSummary>): SearchResults => {

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import toast from 'react-hot-toast';
+import toast from 'react-hot-toast/headless';
 import { useNavigate } from 'react-router-dom';
 import { env } from '../../../config/env.ts';
 import { getRuntimeConfig } from '../../../lib/runtime-config.ts';
@@ -32,6 +32,7 @@ import { toMapLocations } from '../model/map-locations.ts';
 import type { SearchResults } from '../model/results.ts';
 import { NEARBY_RADIUS_KM } from '../model/search-request.ts';
 import type { SearchState, SearchTab } from '../model/search-state.ts';
+import { choose, type Suggestion } from '../model/suggestions.ts';
 import '../search.css';
 
 /** The initial search and filter options wait this long after the session check. */
@@ -127,6 +128,16 @@ function SearchScreen() {
     else update({ ...state, q: draft.trim() }, 0, true);
   }
 
+  function handleSuggestion(suggestion: Suggestion) {
+    const choice = choose(suggestion, state);
+    if ('open' in choice) {
+      void navigate(choice.open);
+      return;
+    }
+    setDraft(choice.search.q);
+    update(choice.search, 0, true);
+  }
+
   function handleTab(tab: SearchTab) {
     setHighlightedKey(null);
     update({ ...state, tab }, 0, true);
@@ -175,6 +186,7 @@ function SearchScreen() {
         draft={draft}
         onDraftChange={setDraft}
         onSubmit={handleSubmit}
+        onChooseSuggestion={handleSuggestion}
         filtersOpen={filtersOpen}
         filterPanelId={FILTER_PANEL_ID}
         onToggleFilters={() => setFiltersOpen((open) => !open)}

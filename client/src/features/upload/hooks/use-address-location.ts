@@ -1,7 +1,7 @@
 // State behind an upload form's Location button: the device position it keeps (sent with the
 // form as latitude/longitude) and the address it found, if a maps key could find one.
 import { useState } from 'react';
-import toast from 'react-hot-toast';
+import toast from 'react-hot-toast/headless';
 import { getRuntimeConfig } from '../../../lib/runtime-config.ts';
 import { devicePosition, reverseGeocode, type Coordinates, type GeolocationStatus } from '../location.ts';
 

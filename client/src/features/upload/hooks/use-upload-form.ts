@@ -1,7 +1,7 @@
 // An upload form's values and its submission: one request at a time, with the product's toasts;
 // once the item is added the form is blank again and forgets the device position.
 import { useState, type FormEvent } from 'react';
-import toast from 'react-hot-toast';
+import toast from 'react-hot-toast/headless';
 import { errorMessage } from '../../../lib/api.ts';
 import type { TargetType } from '../../../lib/catalogue.ts';
 import { ITEM_WORDS } from '../../items/kinds.ts';
