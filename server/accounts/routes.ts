@@ -1,5 +1,6 @@
 // Sign-up, sign-in and the caller's own profile (mounted at /api/auth). These are the only
 // responses that carry an email address, and only the caller's own.
+import { signedInUser } from '../plugins/auth.ts';
 import { User } from '../../contract/users.ts';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { Type } from '@sinclair/typebox';
@@ -104,7 +105,7 @@ const accountRoutes: FastifyPluginAsync = async (app) => {
       schema: { response: { 200: Type.Object({ user: User }), ...errors(401) } },
     },
     async (request: FastifyRequest) => {
-      const user = await findUserById(db, request.currentUser!.id);
+      const user = await findUserById(db, signedInUser(request).id);
       if (!user) throw new Unauthorized('This account no longer exists. Please sign up or log in again.');
       return { user };
     },

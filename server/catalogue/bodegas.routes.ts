@@ -1,5 +1,6 @@
 // /api/bodegas: read a bodega with its cats; add one; edit and delete one's own (deleting a bodega
 // deletes its cats).
+import { signedInUser } from '../plugins/auth.ts';
 import { BodegaResponse } from '../../contract/catalogue.ts';
 import type { FastifyPluginAsync } from 'fastify';
 import { errors, pathIdOr404 } from '../http/schemas.ts';
@@ -12,7 +13,6 @@ import {
   ItemParams,
   itemResponse,
   registerReadAndDelete,
-  signedInUser,
   writeContext,
   type ItemRoutes,
 } from './http.ts';

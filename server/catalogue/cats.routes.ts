@@ -1,5 +1,6 @@
 // /api/cats: read a cat with its bodega; add one (finding or adding its bodega); edit and delete
 // one's own.
+import { signedInUser } from '../plugins/auth.ts';
 import { CatResponse } from '../../contract/catalogue.ts';
 import type { FastifyPluginAsync } from 'fastify';
 import { errors, pathIdOr404 } from '../http/schemas.ts';
@@ -12,7 +13,6 @@ import {
   ItemParams,
   itemResponse,
   registerReadAndDelete,
-  signedInUser,
   writeContext,
   type ItemRoutes,
 } from './http.ts';

@@ -7,7 +7,7 @@ import type { DB, TargetType } from '../db/schema.ts';
 import { NotFound } from '../errors.ts';
 import { runCommand } from '../http/idempotency.ts';
 import { errors, pathIdOr404 } from '../http/schemas.ts';
-import type { AuthUser } from '../plugins/auth.ts';
+import { requestMetadata, signedInUser } from '../plugins/auth.ts';
 import type { Removed, WriteContext } from './commands.ts';
 import type { ReaderLists, Viewer } from './details.ts';
 import { expectedVersionOf } from './validation.ts';
@@ -18,16 +18,11 @@ const Message = Type.Object({ message: Type.String() });
 /** Any text: a path segment that is not a whole number names nothing, so it is a 404, not a 400. */
 export const ItemParams = Type.Object({ id: Type.String({ maxLength: 200 }) });
 
-export function signedInUser(request: FastifyRequest): AuthUser {
-  // requireUser ran as a preHandler; this only narrows the type.
-  return request.currentUser!;
-}
-
 export function writeContext(request: FastifyRequest, trx: Kysely<DB>): WriteContext {
   return {
     trx,
     store: request.server.services.store,
-    metadata: { actor_id: request.currentUser?.id ?? null, request_id: request.id },
+    metadata: requestMetadata(request),
   };
 }
 

@@ -127,21 +127,6 @@ export function newCatFields(body: NewCatBody): CatFields {
   };
 }
 
-/** An edit: fields the body leaves out keep their current values. */
-export function editedCatFields(current: CatFields, body: CatEditBody): CatFields {
-  return {
-    name: body.name,
-    description: body.description ?? current.description,
-    age: body.age ?? current.age,
-    breed: body.breed ?? current.breed,
-    sex: body.sex ?? current.sex,
-    personality: body.personality ?? current.personality,
-    color: body.color ?? current.color,
-    weight: body.weight ?? current.weight,
-    is_friendly: body.is_friendly ?? current.is_friendly,
-  };
-}
-
 /** `If-Match: 3` (or an entity tag `"3"` / `W/"3"`): the version the caller last saw. */
 export function expectedVersionOf(header: string | string[] | undefined): number | null {
   if (header === undefined) return null;

@@ -20,10 +20,6 @@ export type Projection = {
   applyBatch?(trx: Kysely<DB>, events: readonly RecordedEvent[]): Promise<void>;
 };
 
-export function projectionHandles(projection: Projection, type: EventType): boolean {
-  return projection.handles.includes(type);
-}
-
 /**
  * How a projection folds runs of events into set-based writes. `fold` takes an event into the
  * pending state, or returns false when the event must be applied on its own; pending work is then

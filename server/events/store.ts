@@ -265,15 +265,6 @@ export async function readStream(
   return rows.map(toRecordedEvent);
 }
 
-export async function currentStreamVersion(db: Kysely<DB>, streamId: string): Promise<number> {
-  const row = await db
-    .selectFrom('streams')
-    .select('version')
-    .where('stream_id', '=', streamId)
-    .executeTakeFirst();
-  return row?.version ?? 0;
-}
-
 /** Draws a new entity id from its sequence, before the append, so the API speaks integers. */
 export async function nextId(
   db: Kysely<DB>,

@@ -2,10 +2,10 @@
 // Mounted with an empty prefix, so paths are spelled out in full (/cats/:id/save, /users/...).
 import { BodegaSummary, CatSummary } from '../../contract/catalogue.ts';
 import { Pagination } from '../../contract/common.ts';
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import type { TargetType } from '../db/schema.ts';
-import type { AuthUser } from '../plugins/auth.ts';
+import { signedInUser } from '../plugins/auth.ts';
 import { runCommand } from '../http/idempotency.ts';
 import { errors, PageQuery, pagination, pathIdOr404 } from '../http/schemas.ts';
 import { clearRecentlyViewed, listRecentlyViewed } from './recently-viewed.ts';
@@ -37,11 +37,6 @@ const TARGETS: { path: string; type: TargetType; missing: string }[] = [
   { path: '/bodegas/:id/save', type: 'bodega', missing: 'Bodega not found' },
 ];
 
-function me(request: FastifyRequest): AuthUser {
-  // requireUser ran first; this only narrows the type.
-  return request.currentUser!;
-}
-
 function pageOf(query: PageParams) {
   return { page: query.page ?? 1, perPage: query.per_page ?? 20 };
 }
@@ -60,7 +55,7 @@ const listRoutes: FastifyPluginAsync = async (app) => {
         schema: { params: TargetParams, response: { 200: SaveResult, ...errors(401, 404, 409, 503) } },
         handler: async (request, reply) => {
           const id = pathIdOr404(request.params.id, missing);
-          const user = me(request);
+          const user = signedInUser(request);
           const metadata = { actor_id: user.id, request_id: request.id };
           return runCommand(db, request, reply, async (trx) => {
             await setSaved(trx, store, { userId: user.id, type, targetId: id, metadata }, saved);
@@ -85,7 +80,7 @@ const listRoutes: FastifyPluginAsync = async (app) => {
     },
     async (request) => {
       const page = pageOf(request.query);
-      const { items, total } = await listSavedCats(db, me(request).id, page);
+      const { items, total } = await listSavedCats(db, signedInUser(request).id, page);
       return { saved_cats: items, pagination: pagination(total, page.page, page.perPage) };
     },
   );
@@ -104,7 +99,7 @@ const listRoutes: FastifyPluginAsync = async (app) => {
     },
     async (request) => {
       const page = pageOf(request.query);
-      const { items, total } = await listSavedBodegas(db, me(request).id, page);
+      const { items, total } = await listSavedBodegas(db, signedInUser(request).id, page);
       return { saved_bodegas: items, pagination: pagination(total, page.page, page.perPage) };
     },
   );
@@ -123,7 +118,7 @@ const listRoutes: FastifyPluginAsync = async (app) => {
     },
     async (request) => {
       const page = pageOf(request.query);
-      const { items, total } = await listRecentlyViewed(db, me(request).id, page);
+      const { items, total } = await listRecentlyViewed(db, signedInUser(request).id, page);
       return { recently_viewed: items, pagination: pagination(total, page.page, page.perPage) };
     },
   );
@@ -136,7 +131,7 @@ const listRoutes: FastifyPluginAsync = async (app) => {
     },
     async (request, reply) =>
       runCommand(db, request, reply, async (trx) => {
-        await clearRecentlyViewed(trx, me(request).id);
+        await clearRecentlyViewed(trx, signedInUser(request).id);
         return { status: 200, body: { message: 'Recently viewed items cleared' } };
       }),
   );

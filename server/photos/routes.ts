@@ -1,5 +1,6 @@
 // Photos of cats and bodegas: upload (signed-in), switch the primary photo and delete (the photo's
 // uploader or the item's creator). Processing happens in the photos worker.
+import { requestMetadata, signedInUser } from '../plugins/auth.ts';
 import { Photo } from '../../contract/catalogue.ts';
 import fs from 'node:fs/promises';
 import multipart from '@fastify/multipart';
@@ -9,7 +10,6 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { TargetType } from '../db/schema.ts';
 import { UnsupportedMediaType } from '../errors.ts';
 import { nextId } from '../events/store.ts';
-import type { EventMetadata } from '../events/types.ts';
 import { runCommand } from '../http/idempotency.ts';
 import { errors, pathIdOr404 } from '../http/schemas.ts';
 import {
@@ -47,10 +47,6 @@ function targetOf(type: TargetType, raw: string): PhotoTarget {
   return { type, id: pathIdOr404(raw, targetNotFound({ type, id: 0 }).message) };
 }
 
-function metadataOf(request: FastifyRequest): EventMetadata {
-  return { actor_id: request.currentUser?.id ?? null, request_id: request.id };
-}
-
 /**
  * File work that must happen once the transaction has settled but before the client hears back,
  * so that what a client sees next (a retry, a listing of the folder) already reflects it.
@@ -75,7 +71,7 @@ const photosRoutes: FastifyPluginAsync = async (fastify) => {
 
   async function upload(type: TargetType, rawId: string, request: FastifyRequest, reply: FastifyReply) {
     const target = targetOf(type, rawId);
-    const user = request.currentUser!;
+    const user = signedInUser(request);
     // Refuse before reading a byte of the file when there is nothing to attach it to.
     if (!(await findTarget(db, target))) throw targetNotFound(target);
     // A retry with an Idempotency-Key may be answered from its first result whatever the quota.
@@ -117,7 +113,7 @@ const photosRoutes: FastifyPluginAsync = async (fastify) => {
             // is_primary is ignored (the photo still becomes primary if it is the item's first).
             makePrimary: received.makePrimary && owner.created_by === user.id,
           },
-          metadataOf(request),
+          requestMetadata(request),
         );
         return { status: 201, body: { photo: toPhoto(photo) } };
       });
@@ -161,8 +157,8 @@ const photosRoutes: FastifyPluginAsync = async (fastify) => {
             store,
             target,
             photoId,
-            request.currentUser!,
-            metadataOf(request),
+            signedInUser(request),
+            requestMetadata(request),
           );
           return { status: 200, body: { photo: toPhoto(photo) } };
         });
@@ -189,8 +185,8 @@ const photosRoutes: FastifyPluginAsync = async (fastify) => {
             store,
             target,
             photoId,
-            request.currentUser!,
-            metadataOf(request),
+            signedInUser(request),
+            requestMetadata(request),
           );
           // A success reply means the event committed. The photos job that PhotoDeleted dispatches
           // removes the same files again, so a failure here or a crash before it leaves nothing behind.

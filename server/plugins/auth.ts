@@ -7,6 +7,7 @@ import fastifyJwt from '@fastify/jwt';
 import fp from 'fastify-plugin';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Unauthorized } from '../errors.ts';
+import type { EventMetadata } from '../events/types.ts';
 
 export type AuthUser = { id: number; username: string };
 
@@ -95,3 +96,16 @@ export default fp(
   },
   { name: 'auth' },
 );
+
+/**
+ * The caller on a route whose preHandler is `app.requireUser` (which answered 401 for anyone
+ * signed out): the one way routes read who is writing.
+ */
+export function signedInUser(request: FastifyRequest): AuthUser {
+  return request.currentUser!;
+}
+
+/** What every event a request appends records about it: who asked (if anyone) and which request. */
+export function requestMetadata(request: FastifyRequest): EventMetadata {
+  return { actor_id: request.currentUser?.id ?? null, request_id: request.id };
+}

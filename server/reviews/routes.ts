@@ -1,13 +1,13 @@
 // Reviews: list a cat's or a bodega's reviews (public), post one (signed-in, one per target),
 // delete one's own. Ratings are not touched here: the ratings worker recomputes them from the log.
+import { requestMetadata, signedInUser } from '../plugins/auth.ts';
 import { Review } from '../../contract/reviews.ts';
 import { Id, Pagination } from '../../contract/common.ts';
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { TargetType } from '../db/schema.ts';
 import { Invalid } from '../errors.ts';
-import type { EventMetadata } from '../events/types.ts';
 import { runCommand } from '../http/idempotency.ts';
 import { PageQuery, errors, isStorable, pagination, pathIdOr404 } from '../http/schemas.ts';
 import { COMMENT_MAX, deleteReview, postReview, requireTarget } from './commands.ts';
@@ -52,10 +52,6 @@ function commentOf(raw: string | null | undefined): string {
   return comment;
 }
 
-function metadataOf(request: FastifyRequest): EventMetadata {
-  return { actor_id: request.currentUser?.id ?? null, request_id: request.id };
-}
-
 const reviewsRoutes: FastifyPluginAsync = async (fastify) => {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { database, store } = app.services;
@@ -95,7 +91,7 @@ const reviewsRoutes: FastifyPluginAsync = async (fastify) => {
       },
     },
     async (request, reply) => {
-      const user = request.currentUser!;
+      const user = signedInUser(request);
       const target = targetOf(request.body);
       const comment = commentOf(request.body.comment);
       await runCommand(
@@ -104,7 +100,7 @@ const reviewsRoutes: FastifyPluginAsync = async (fastify) => {
         reply,
         async (trx) => {
           const input = { userId: user.id, target, rating: request.body.rating, comment };
-          const review = await postReview(trx, store, input, metadataOf(request));
+          const review = await postReview(trx, store, input, requestMetadata(request));
           return { status: 201, body: { review } };
         },
         // postReview passes the writer gate with its first locks.
@@ -124,9 +120,9 @@ const reviewsRoutes: FastifyPluginAsync = async (fastify) => {
     },
     async (request, reply) => {
       const reviewId = pathIdOr404(request.params.id, 'Review not found');
-      const userId = request.currentUser!.id;
+      const userId = signedInUser(request).id;
       await runCommand(database.db, request, reply, async (trx) => {
-        await deleteReview(trx, store, { userId, reviewId }, metadataOf(request));
+        await deleteReview(trx, store, { userId, reviewId }, requestMetadata(request));
         return { status: 200, body: { message: 'Review deleted' } };
       });
     },
