@@ -8,6 +8,7 @@ import bodegaRoutes from './catalogue/bodegas.routes.ts';
 import liveRoutes from './live/routes.ts';
 import accountRoutes from './accounts/routes.ts';
 import listRoutes from './lists/routes.ts';
+import mapRoutes from './map/routes.ts';
 import { forgetViews, recordView } from './lists/recently-viewed.ts';
 import { isSaved } from './lists/saves.ts';
 import reviewsRoutes from './reviews/routes.ts';
@@ -26,4 +27,5 @@ export const apiRoutes: { prefix: string; plugin: FastifyPluginAsync }[] = [
   { prefix: '', plugin: listRoutes },
   { prefix: '/reviews', plugin: reviewsRoutes },
   { prefix: '/search', plugin: searchRoutes },
+  { prefix: '', plugin: mapRoutes },
 ];
