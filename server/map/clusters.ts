@@ -24,8 +24,8 @@ export type MapSearch = {
   conditions: Expression<SqlBool>[];
 };
 
-/** Items of one cluster: coordinates summed in degrees, ids summed (the id itself when alone). */
-type Group = { key: string; n: number; lat: number; lng: number; idSum: number };
+/** Items of one cluster: their mean coordinates and id sum (the id itself when alone). */
+type Group = { n: number; lat: number; lng: number; idSum: number };
 type GroupRow = { gx: number; gy: number; n: number; lat: number; lng: number; id_sum: number };
 
 export async function mapClusters(db: Kysely<DB>, search: MapSearch): Promise<MapAnswer> {
@@ -37,7 +37,7 @@ export async function mapClusters(db: Kysely<DB>, search: MapSearch): Promise<Ma
     groups.filter((g) => g.n === 1).map((g) => g.idSum),
   );
   const clusters = groups.map((g): Cluster => {
-    const cluster = { lat: g.lat / g.n, lng: g.lng / g.n, count: g.n };
+    const cluster = { lat: g.lat, lng: g.lng, count: g.n };
     return g.n === 1 ? { ...cluster, id: g.idSum, name: names.get(g.idSum) ?? '' } : cluster;
   });
   clusters.sort((a, b) => b.count - a.count || a.lat - b.lat || a.lng - b.lng);
@@ -77,13 +77,7 @@ async function locations(db: Kysely<DB>, search: MapSearch): Promise<Group[] | n
     group by 1, 2
     limit ${MAX_CLUSTERS + 1}`.execute(db);
   if (rows.length > MAX_CLUSTERS) return null;
-  return rows.map((r) => ({
-    key: `${r.lat} ${r.lng}`,
-    n: Number(r.n),
-    lat: Number(r.lat) * Number(r.n),
-    lng: Number(r.lng) * Number(r.n),
-    idSum: Number(r.id_sum),
-  }));
+  return rows.map((r) => ({ n: Number(r.n), lat: r.lat, lng: r.lng, idSum: Number(r.id_sum) }));
 }
 
 async function gridGroups(db: Kysely<DB>, search: MapSearch): Promise<Group[]> {
@@ -94,17 +88,19 @@ async function gridGroups(db: Kysely<DB>, search: MapSearch): Promise<Group[]> {
     interior ? storedCells(db, search.type, level, interior) : Promise.resolve([]),
     tableCells(db, search, level, interior),
   ]);
+  // Coordinates are summed here and divided once every part of a cell is in.
   const byKey = new Map<string, Group>();
   for (const row of [...stored, ...edges]) {
     const key = `${row.gx} ${row.gy}`;
-    const group = byKey.get(key) ?? { key, n: 0, lat: 0, lng: 0, idSum: 0 };
+    const group = byKey.get(key) ?? { n: 0, lat: 0, lng: 0, idSum: 0 };
     group.n += Number(row.n);
     group.lat += Number(row.lat);
     group.lng += Number(row.lng);
     group.idSum += Number(row.id_sum);
     byKey.set(key, group);
   }
-  return [...byKey.values()].filter((g) => g.n > 0);
+  const groups = [...byKey.values()].filter((g) => g.n > 0);
+  return groups.map((g) => ({ ...g, lat: g.lat / g.n, lng: g.lng / g.n }));
 }
 
 /** The projection's cells inside the box, summed into the answer level's cells. */
