@@ -79,9 +79,9 @@ describe('GET /api/map', () => {
       bodegas.push({ id, cats: [] });
     }
     for (let i = 0; i < 260; i++) {
-      const bodega = bodegas[Math.floor(rnd() * bodegas.length)];
+      const bodega = bodegas[Math.floor(rnd() * bodegas.length)]!;
       const name = `Cat ${i} ${WORDS[i % WORDS.length]}`;
-      const breed = BREEDS[Math.floor(rnd() * BREEDS.length)];
+      const breed = BREEDS[Math.floor(rnd() * BREEDS.length)]!;
       bodega.cats.push(await addCat(s, bodega.id, { name, breed, is_friendly: rnd() < 0.6 }));
     }
     // Deletions, moves (into, within and off the map) and a deleted shop after its cats.
@@ -89,11 +89,13 @@ describe('GET /api/map', () => {
       const cat = bodega.cats.pop();
       if (cat !== undefined) await deleteCat(s, cat, bodega.id);
     }
-    await updateBodega(s, bodegas[10].id, { name: 'Moved', address: '1 New St', ...spot() });
-    await updateBodega(s, bodegas[11].id, { name: 'Unmapped', address: '2 New St' });
-    await updateBodega(s, bodegas[66].id, { name: 'Found', address: '3 New St', ...spot() });
-    for (const cat of bodegas[20].cats) await deleteCat(s, cat, bodegas[20].id);
-    await deleteBodega(s, bodegas[20].id);
+    const at = (i: number) => bodegas[i]!;
+    const [moved, unmapped, found, closed] = [at(10), at(11), at(66), at(20)];
+    await updateBodega(s, moved.id, { name: 'Moved', address: '1 New St', ...spot() });
+    await updateBodega(s, unmapped.id, { name: 'Unmapped', address: '2 New St' });
+    await updateBodega(s, found.id, { name: 'Found', address: '3 New St', ...spot() });
+    for (const cat of closed.cats) await deleteCat(s, cat, closed.id);
+    await deleteBodega(s, closed.id);
   }, 120_000);
   afterAll(async () => t.close());
 
