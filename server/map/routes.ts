@@ -2,8 +2,10 @@
 // scale"), with every filter of that type's search.
 import { MapAnswer } from '../../contract/map.ts';
 import type { FastifyPluginAsync } from 'fastify';
+import type { Kysely } from 'kysely';
 import { Type, type Static } from '@sinclair/typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { DB } from '../db/schema.ts';
 import { Invalid } from '../errors.ts';
 import { errors } from '../http/schemas.ts';
 import { bodegaConditions } from '../search/bodegas.ts';
@@ -20,7 +22,7 @@ import type { Box } from './grid.ts';
 
 const Latitude = Type.Number({ minimum: -90, maximum: 90 });
 const Longitude = Type.Number({ minimum: -180, maximum: 180 });
-const MapQuery = Type.Object({
+export const MapQuery = Type.Object({
   west: Longitude,
   south: Latitude,
   east: Longitude,
@@ -28,7 +30,7 @@ const MapQuery = Type.Object({
   zoom: Type.Integer({ minimum: 0, maximum: 20 }),
   ...EitherTypeFields,
 });
-type MapQuery = Static<typeof MapQuery>;
+export type MapQuery = Static<typeof MapQuery>;
 
 function boxOf(query: MapQuery): Box {
   const { west, south, east, north } = query;
@@ -38,6 +40,19 @@ function boxOf(query: MapQuery): Box {
   return { west, south, east, north };
 }
 
+/** The query as a map search: the box checked, the type's filters and resolved text as SQL. */
+export async function mapSearchOf(db: Kysely<DB>, query: MapQuery): Promise<MapSearch> {
+  const box = boxOf(query);
+  const type = query.type ?? 'cats';
+  rejectFiltersOfOtherType(query, type);
+  const text = await resolveText(db, parseTextQuery(query.q));
+  const conditions =
+    type === 'cats'
+      ? catConditions({ text, filters: catFiltersOf(query) })
+      : bodegaConditions({ text, filters: bodegaFiltersOf(query) });
+  return { type, box, zoom: query.zoom, conditions };
+}
+
 const mapRoutes: FastifyPluginAsync = async (fastify) => {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { database } = app.services;
@@ -45,19 +60,7 @@ const mapRoutes: FastifyPluginAsync = async (fastify) => {
   app.get(
     '/map',
     { schema: { querystring: MapQuery, response: { 200: MapAnswer, ...errors(400) } } },
-    async (request) => {
-      const { query } = request;
-      const box = boxOf(query);
-      const type = query.type ?? 'cats';
-      rejectFiltersOfOtherType(query, type);
-      const text = await resolveText(database.db, parseTextQuery(query.q));
-      const conditions =
-        type === 'cats'
-          ? catConditions({ text, filters: catFiltersOf(query) })
-          : bodegaConditions({ text, filters: bodegaFiltersOf(query) });
-      const search: MapSearch = { type, box, zoom: query.zoom, conditions };
-      return mapClusters(database.db, search);
-    },
+    async (request) => mapClusters(database.db, await mapSearchOf(database.db, request.query)),
   );
 };
 
