@@ -211,6 +211,15 @@ export interface MapCellsTable {
   id_sum: number;
 }
 
+/** Cell changes waiting for their transaction's commit (always empty outside one). */
+export interface MapPendingTable {
+  kind: 'cat' | 'bodega';
+  latitude: number;
+  longitude: number;
+  n: number;
+  id_sum: number;
+}
+
 export interface DB {
   events: EventsTable;
   streams: StreamsTable;
@@ -227,6 +236,7 @@ export interface DB {
   search_words: SearchWordsTable;
   map_places: MapPlacesTable;
   map_cells: MapCellsTable;
+  map_pending: MapPendingTable;
   login_failures: LoginFailuresTable;
   jobs: JobsTable;
   parked_events: ParkedEventsTable;

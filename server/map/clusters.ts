@@ -26,6 +26,7 @@ export type MapSearch = {
 
 /** Items of one cluster: their mean coordinates and id sum (the id itself when alone). */
 type Group = { n: number; lat: number; lng: number; idSum: number };
+/** A cell's part of an answer; coordinates summed in 1e-7 degrees. */
 type GroupRow = { gx: number; gy: number; n: number; lat: number; lng: number; id_sum: number };
 
 export async function mapClusters(db: Kysely<DB>, search: MapSearch): Promise<MapAnswer> {
@@ -88,7 +89,8 @@ async function gridGroups(db: Kysely<DB>, search: MapSearch): Promise<Group[]> {
     interior ? storedCells(db, search.type, level, interior) : Promise.resolve([]),
     tableCells(db, search, level, interior),
   ]);
-  // Coordinates are summed here and divided once every part of a cell is in.
+  // Coordinates are summed as whole 1e-7 degrees, as the cells keep them, so that a mean does not
+  // depend on the order rows are read in; divided once every part of a cell is in.
   const byKey = new Map<string, Group>();
   for (const row of [...stored, ...edges]) {
     const key = `${row.gx} ${row.gy}`;
@@ -100,7 +102,7 @@ async function gridGroups(db: Kysely<DB>, search: MapSearch): Promise<Group[]> {
     byKey.set(key, group);
   }
   const groups = [...byKey.values()].filter((g) => g.n > 0);
-  return groups.map((g) => ({ ...g, lat: g.lat / g.n, lng: g.lng / g.n }));
+  return groups.map((g) => ({ ...g, lat: g.lat / g.n / 1e7, lng: g.lng / g.n / 1e7 }));
 }
 
 /** The projection's cells inside the box, summed into the answer level's cells. */
@@ -113,7 +115,7 @@ async function storedCells(
   const per = 2 ** (interior.level - level);
   const { rows } = await sql<GroupRow>`
     select floor(cx::float8 / ${per})::int as gx, floor(cy::float8 / ${per})::int as gy,
-      sum(n) as n, sum(lat_sum) / 1e7 as lat, sum(lng_sum) / 1e7 as lng, sum(id_sum) as id_sum
+      sum(n) as n, sum(lat_sum) as lat, sum(lng_sum) as lng, sum(id_sum) as id_sum
     from map_cells
     where kind = ${type === 'cats' ? 'cat' : 'bodega'} and level = ${interior.level}
       and cx between ${interior.cx[0]} and ${interior.cx[1]}
@@ -140,7 +142,8 @@ async function tableCells(
   if (interior) where.push(...outside(type, box, interior));
   const { rows } = await sql<GroupRow>`
     select floor(${lng} / ${size}::float8)::int as gx, floor(${lat} / ${size}::float8)::int as gy,
-      count(*)::int as n, sum(${lat}) as lat, sum(${lng}) as lng, sum(${column(type, 'id')}) as id_sum
+      count(*)::int as n, sum(round(${lat} * 1e7)::bigint) as lat, sum(round(${lng} * 1e7)::bigint) as lng,
+      sum(${column(type, 'id')}) as id_sum
     from ${sql.table(type)}
     where ${sql.join(where, sql` and `)}
     group by 1, 2`.execute(db);

@@ -2,12 +2,13 @@
 // located cat or bodega adds itself to one cell of each stored level. Cats take the place of their
 // bodega, which this projection keeps in map_places (it reads no other read table), together with
 // the count and id sum of the cats there, so that a moved or deleted bodega's cats leave its old
-// cells. Additions and cat deletions fold into one upsert per batch; their sums commute.
+// cells. Changes are queued with the coordinates of their moment and folded into the cells at
+// commit, where cell locks are taken in one order (see the migration); they commute, so replay
+// folds a whole batch at once, and additions and cat deletions fold into one statement each.
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import { batchedApply, chunks, type BatchPlan, type Projection } from '../events/projection.ts';
 import { assertNever, type RecordedEvent } from '../events/types.ts';
-import { STORED_MAX, STORED_MIN } from './grid.ts';
 
 const HANDLES = ['BodegaAdded', 'BodegaUpdated', 'BodegaDeleted', 'CatAdded', 'CatDeleted'] as const;
 type Handled = (typeof HANDLES)[number];
@@ -73,42 +74,41 @@ const mapBatch: BatchPlan<MapPending> = {
         from jsonb_to_recordset(${JSON.stringify(part)}::jsonb) as u(id bigint, n int, sum bigint)
         where t.id = u.id`.execute(trx);
     }
-    await applyShares(trx, [...p.shares.values()]);
+    await queueShares(trx, [...p.shares.values()]);
   },
 };
 
 /**
- * Adds the shares to every stored level's cell of their place (places without coordinates are on
- * no map), then removes cells left empty. Rows are upserted in key order, so concurrent appends
- * lock shared cells in the same order.
+ * Queues the shares with their place's coordinates as they are now (places without any are on no
+ * map); map_flush_pending() folds the queue into the cells (see migration 20261125_0401).
  */
-async function applyShares(trx: Kysely<DB>, shares: readonly Share[]): Promise<void> {
+async function queueShares(trx: Kysely<DB>, shares: readonly Share[]): Promise<void> {
   const changed = shares.filter((s) => s.n !== 0 || s.id_sum !== 0);
   for (const part of chunks(changed, 5000)) {
-    const { rows } = await sql<{ kind: string; level: number; cx: number; cy: number; n: number }>`
-      insert into map_cells as m (kind, level, cx, cy, n, lat_sum, lng_sum, id_sum)
-      select s.kind, l.level, floor(p.longitude / l.size)::int, floor(p.latitude / l.size)::int,
-        sum(s.n), sum(s.n * round(p.latitude * 1e7)::bigint), sum(s.n * round(p.longitude * 1e7)::bigint),
-        sum(s.id_sum)
-      from jsonb_to_recordset(${JSON.stringify(part)}::jsonb) as s(kind text, bodega_id bigint, n int, id_sum bigint)
-      join map_places p on p.id = s.bodega_id and p.latitude is not null and p.longitude is not null
-      cross join (
-        select level, 90::float8 / (1::bigint << level) as size
-        from generate_series(${STORED_MIN}::int, ${STORED_MAX}::int) as level
-      ) l
-      group by 1, 2, 3, 4
-      order by 1, 2, 3, 4
-      on conflict (kind, level, cx, cy) do update set
-        n = m.n + excluded.n, lat_sum = m.lat_sum + excluded.lat_sum,
-        lng_sum = m.lng_sum + excluded.lng_sum, id_sum = m.id_sum + excluded.id_sum
-      returning kind, level, cx, cy, n`.execute(trx);
-    const empty = rows.filter((r) => Number(r.n) === 0);
-    if (empty.length === 0) continue;
     await sql`
-      delete from map_cells m
-      using jsonb_to_recordset(${JSON.stringify(empty)}::jsonb) as e(kind text, level smallint, cx int, cy int)
-      where (m.kind, m.level, m.cx, m.cy) = (e.kind, e.level, e.cx, e.cy) and m.n = 0`.execute(trx);
+      insert into map_pending (kind, latitude, longitude, n, id_sum)
+      select s.kind, p.latitude, p.longitude, s.n, s.id_sum
+      from jsonb_to_recordset(${JSON.stringify(part)}::jsonb)
+        as s(kind text, bodega_id bigint, n int, id_sum bigint)
+      join map_places p on p.id = s.bodega_id and p.latitude is not null and p.longitude is not null`.execute(
+      trx,
+    );
   }
+}
+
+/** Transactions whose queue is already set to be folded in at commit. */
+const marked = new WeakSet<Kysely<DB>>();
+
+/** Folds this transaction's queue into the cells when it commits (the marker's deferred trigger). */
+async function foldAtCommit(trx: Kysely<DB>): Promise<void> {
+  if (marked.has(trx)) return;
+  await sql`insert into map_commit_marker default values`.execute(trx);
+  marked.add(trx);
+}
+
+/** Folds the queue into the cells now: replay's shadow tables have no trigger. */
+async function foldNow(trx: Kysely<DB>): Promise<void> {
+  await sql`select public.map_flush_pending()`.execute(trx);
 }
 
 /** Takes a bodega and its cats out of the cells at its current place. */
@@ -119,13 +119,14 @@ async function takeOut(trx: Kysely<DB>, bodegaId: number): Promise<void> {
     .where('id', '=', bodegaId)
     .executeTakeFirst();
   if (!place) return;
-  await applyShares(trx, [
+  await queueShares(trx, [
     { kind: 'bodega', bodega_id: bodegaId, n: -1, id_sum: -bodegaId },
     { kind: 'cat', bodega_id: bodegaId, n: -place.cats, id_sum: -Number(place.cat_id_sum) },
   ]);
 }
 
-async function applyMapEvent(trx: Kysely<DB>, e: RecordedEvent): Promise<void> {
+/** Updates the places and queues the cell changes of one event. */
+async function queueMapEvent(trx: Kysely<DB>, e: RecordedEvent): Promise<void> {
   const event = e as RecordedEvent<Handled>;
   switch (event.type) {
     case 'BodegaAdded':
@@ -146,7 +147,7 @@ async function applyMapEvent(trx: Kysely<DB>, e: RecordedEvent): Promise<void> {
       if (!place || (place.latitude === latitude && place.longitude === longitude)) return;
       await takeOut(trx, id);
       await trx.updateTable('map_places').set({ latitude, longitude }).where('id', '=', id).execute();
-      await applyShares(trx, [
+      await queueShares(trx, [
         { kind: 'bodega', bodega_id: id, n: 1, id_sum: id },
         { kind: 'cat', bodega_id: id, n: place.cats, id_sum: Number(place.cat_id_sum) },
       ]);
@@ -161,10 +162,19 @@ async function applyMapEvent(trx: Kysely<DB>, e: RecordedEvent): Promise<void> {
   }
 }
 
+const queueMapEvents = batchedApply(mapBatch, queueMapEvent);
+
 export const mapProjection: Projection = {
   name: 'map',
-  tables: ['map_places', 'map_cells'],
+  // The queue is empty outside a transaction; its shadow is where replay queues.
+  tables: ['map_places', 'map_cells', 'map_pending'],
   handles: HANDLES,
-  apply: applyMapEvent,
-  applyBatch: batchedApply(mapBatch, applyMapEvent),
+  async apply(trx, event) {
+    await queueMapEvent(trx, event);
+    await foldAtCommit(trx);
+  },
+  async applyBatch(trx, events) {
+    await queueMapEvents(trx, events);
+    await foldNow(trx);
+  },
 };

@@ -3,7 +3,11 @@ import { randomSource } from '../../../bench/city-data.ts';
 import { projections } from '../../../server/domains.ts';
 import { replay } from '../../../server/events/replay.ts';
 import { call, createTestApp, type TestApp } from '../../helpers/app.ts';
-import { addBodega, addCat, deleteBodega, deleteCat, updateBodega } from '../search/fixture.ts';
+import { sql, type Kysely } from 'kysely';
+import type { DB } from '../../../server/db/schema.ts';
+import { nextId } from '../../../server/events/store.ts';
+import { streamIds } from '../../../server/events/types.ts';
+import { addBodega, addCat, catFields, deleteBodega, deleteCat, updateBodega } from '../search/fixture.ts';
 
 type Item = { id: number; name: string; latitude: number | null; longitude: number | null };
 type CatItem = Item & { breed: string; is_friendly: boolean };
@@ -223,6 +227,45 @@ describe('GET /api/map', () => {
         details: expect.anything(),
       });
     }
+  });
+
+  it('keeps exact cells under concurrent transactions that each append several shops and cats', async () => {
+    const s = t.services;
+    const shop = async (trx: Kysely<DB>, n: number, place: { latitude: number; longitude: number }) => {
+      const id = await nextId(trx, 'bodega_ids');
+      const fields = { name: `Rush ${n}`, address: `${n} Rush St`, description: '', phone: '', hours: '' };
+      await s.store.append(trx, streamIds.bodega(id), 0, [
+        { type: 'BodegaAdded', data: { bodega_id: id, created_by: null, ...fields, ...place } },
+      ]);
+      for (let c = 0; c < 2; c++) {
+        const catId = await nextId(trx, 'cat_ids');
+        await s.store.append(trx, streamIds.cat(catId), 0, [
+          {
+            type: 'CatAdded',
+            data: { cat_id: catId, bodega_id: id, created_by: null, ...catFields({ name: `Rush cat ${n}` }) },
+          },
+        ]);
+      }
+    };
+    // Two corners far apart, taken in opposite orders by alternate transactions.
+    const corners = [
+      { latitude: 40.6001, longitude: -74.0001 },
+      { latitude: 40.8501, longitude: -73.8001 },
+    ];
+    await Promise.all(
+      Array.from({ length: 8 }, (_, w) =>
+        s.database.db.transaction().execute(async (trx) => {
+          for (let k = 0; k < 4; k++) await shop(trx, w * 10 + k, corners[(w + k) % 2]!);
+        }),
+      ),
+    );
+    const cats = await items('cats');
+    expectAnswer(await map(CITY, 10), cats.filter(inBox(CITY)));
+    expectAnswer(await map(CITY, 10, '&type=bodegas'), (await items('bodegas')).filter(inBox(CITY)));
+    const { rows } = await sql<{ n: number }>`select count(*)::int as n from map_pending`.execute(
+      s.database.db,
+    );
+    expect(rows[0]!.n).toBe(0);
   });
 
   it('rebuilds the same cells by replay', async () => {
