@@ -110,7 +110,7 @@ describe('accounts in the browser', () => {
     const { context, page } = await newPage(browser);
     await gotoRoute(page, server, '/');
     await page.getByRole('heading', { name: 'Find Bodega Cats in NYC' }).waitFor();
-    for (const route of ['/saved', '/recently-viewed', '/upload']) {
+    for (const route of ['/saved', '/recently-viewed', '/upload', '/settings']) {
       await gotoRoute(page, server, route);
       await page.waitForURL(/#\/login$/);
       await page.getByRole('heading', { name: 'Sign in to your account' }).waitFor();
