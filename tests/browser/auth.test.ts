@@ -10,6 +10,7 @@ import {
   VIEWPORTS,
   type RunningServer,
   type ViewportName,
+  toast,
 } from './harness.ts';
 
 let server: RunningServer;
@@ -24,10 +25,6 @@ afterAll(async () => {
   await browser?.close();
   await server?.stop();
 });
-
-function toast(page: Page, text: string) {
-  return page.getByRole('status').filter({ hasText: text });
-}
 
 async function fillRegistration(
   page: Page,

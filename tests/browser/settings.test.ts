@@ -11,6 +11,7 @@ import {
   screenshot,
   startServer,
   type RunningServer,
+  toast,
 } from './harness.ts';
 
 let server: RunningServer;
@@ -25,10 +26,6 @@ afterAll(async () => {
   await browser?.close();
   await server?.stop();
 });
-
-function toast(page: Page, text: string) {
-  return page.getByRole('status').filter({ hasText: text });
-}
 
 async function changePasswordThroughForm(page: Page, current: string, next: string, confirm = next) {
   await page.getByLabel('Current password', { exact: true }).fill(current);
