@@ -100,6 +100,7 @@ describe('content security policy', () => {
       ['/upload', 'Share a Bodega Cat'],
       ['/saved', 'Your Saved Items'],
       ['/recently-viewed', 'Recently Viewed'],
+      ['/settings', 'Account settings'],
     ] as const) {
       await gotoRoute(page, server, route);
       await page.getByRole('heading', { level: 1, name: heading }).waitFor();
