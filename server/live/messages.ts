@@ -122,6 +122,8 @@ async function buildData(event: RecordedEvent, lookups: LiveLookups): Promise<An
     case 'PhotoFailed':
     case 'ItemSaved':
     case 'ItemUnsaved':
+    case 'PasswordChanged':
+    case 'SignedOutEverywhere':
       return null;
     default:
       return assertNever(event);
