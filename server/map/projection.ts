@@ -78,14 +78,22 @@ const mapBatch: BatchPlan<MapPending> = {
   },
 };
 
+/** Transactions whose queue is already set to be folded in at commit. */
+const marked = new WeakSet<Kysely<DB>>();
+/** Replay's transactions: their shadow queue has no trigger, so they fold it themselves. */
+const replaying = new WeakSet<Kysely<DB>>();
+
 /**
  * Queues the shares with their place's coordinates as they are now (places without any are on no
- * map); map_flush_pending() folds the queue into the cells (see migration 20261125_0401).
+ * map); map_flush_pending() folds the queue into the cells (see migration 20261125_0401). A live
+ * transaction's first queueing also inserts the marker whose deferred trigger folds at commit.
  */
 async function queueShares(trx: Kysely<DB>, shares: readonly Share[]): Promise<void> {
   const changed = shares.filter((s) => s.n !== 0 || s.id_sum !== 0);
   for (const part of chunks(changed, 5000)) {
+    const mark = !replaying.has(trx) && !marked.has(trx);
     await sql`
+      ${mark ? sql`with marker as (insert into map_commit_marker default values)` : sql``}
       insert into map_pending (kind, latitude, longitude, n, id_sum)
       select s.kind, p.latitude, p.longitude, s.n, s.id_sum
       from jsonb_to_recordset(${JSON.stringify(part)}::jsonb)
@@ -93,22 +101,8 @@ async function queueShares(trx: Kysely<DB>, shares: readonly Share[]): Promise<v
       join map_places p on p.id = s.bodega_id and p.latitude is not null and p.longitude is not null`.execute(
       trx,
     );
+    if (mark) marked.add(trx);
   }
-}
-
-/** Transactions whose queue is already set to be folded in at commit. */
-const marked = new WeakSet<Kysely<DB>>();
-
-/** Folds this transaction's queue into the cells when it commits (the marker's deferred trigger). */
-async function foldAtCommit(trx: Kysely<DB>): Promise<void> {
-  if (marked.has(trx)) return;
-  await sql`insert into map_commit_marker default values`.execute(trx);
-  marked.add(trx);
-}
-
-/** Folds the queue into the cells now: replay's shadow tables have no trigger. */
-async function foldNow(trx: Kysely<DB>): Promise<void> {
-  await sql`select public.map_flush_pending()`.execute(trx);
 }
 
 /** Takes a bodega and its cats out of the cells at its current place. */
@@ -169,12 +163,11 @@ export const mapProjection: Projection = {
   // The queue is empty outside a transaction; its shadow is where replay queues.
   tables: ['map_places', 'map_cells', 'map_pending'],
   handles: HANDLES,
-  async apply(trx, event) {
-    await queueMapEvent(trx, event);
-    await foldAtCommit(trx);
-  },
+  apply: queueMapEvent,
   async applyBatch(trx, events) {
+    replaying.add(trx);
     await queueMapEvents(trx, events);
-    await foldNow(trx);
+    // Folds the queue now: replay's shadow tables have no trigger.
+    await sql`select public.map_flush_pending()`.execute(trx);
   },
 };
