@@ -9,6 +9,7 @@ import liveRoutes from './live/routes.ts';
 import accountRoutes from './accounts/routes.ts';
 import credentialRoutes from './accounts/credentials.routes.ts';
 import listRoutes from './lists/routes.ts';
+import mapRoutes from './map/routes.ts';
 import { forgetViews, recordView } from './lists/recently-viewed.ts';
 import { isSaved } from './lists/saves.ts';
 import reviewsRoutes from './reviews/routes.ts';
@@ -28,4 +29,5 @@ export const apiRoutes: { prefix: string; plugin: FastifyPluginAsync }[] = [
   { prefix: '', plugin: listRoutes },
   { prefix: '/reviews', plugin: reviewsRoutes },
   { prefix: '/search', plugin: searchRoutes },
+  { prefix: '', plugin: mapRoutes },
 ];
