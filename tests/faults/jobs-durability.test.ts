@@ -71,14 +71,20 @@ async function catState(
  * loaded machine).
  */
 async function settledState(base: string, catId: number, what: string) {
-  await waitFor(
-    async () => {
-      const state = await catState(base, catId);
-      return state.review_count === 1 && state.photos.every((s) => s === 'ready');
-    },
-    180_000,
-    what,
-  );
+  let last: unknown = null;
+  try {
+    await waitFor(
+      async () => {
+        const state = await catState(base, catId);
+        last = state;
+        return state.review_count === 1 && state.photos.every((s) => s === 'ready');
+      },
+      180_000,
+      what,
+    );
+  } catch (error) {
+    throw new Error(`${(error as Error).message}; the cat was last ${JSON.stringify(last)}`);
+  }
   return catState(base, catId);
 }
 
