@@ -83,7 +83,9 @@ async function settledState(base: string, catId: number, what: string) {
       what,
     );
   } catch (error) {
-    throw new Error(`${(error as Error).message}; the cat was last ${JSON.stringify(last)}`);
+    throw new Error(`${(error as Error).message}; the cat was last ${JSON.stringify(last)}`, {
+      cause: error,
+    });
   }
   return catState(base, catId);
 }
