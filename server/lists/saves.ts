@@ -4,7 +4,7 @@ import type { BodegaSummary, CatSummary } from '../../contract/catalogue.ts';
 import { sql, type Kysely } from 'kysely';
 import type { DB, TargetType } from '../db/schema.ts';
 import type { EventStore } from '../events/store.ts';
-import { holdTarget } from '../events/target-rows.ts';
+import { holdTarget } from '../events/targets.ts';
 import { streamIds, type EventMetadata } from '../events/types.ts';
 import {
   selectBodegaSummaries,

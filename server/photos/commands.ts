@@ -2,46 +2,23 @@
 // photo lock, so uploads, primary switches, deletes and the worker's outcomes for one cat or
 // bodega commit one at a time, in the order the log then replays them.
 import { sql, type Kysely } from 'kysely';
-import type { DB, PhotoRow, TargetType } from '../db/schema.ts';
+import type { DB, PhotoRow } from '../db/schema.ts';
 import { Conflict, Forbidden, NotFound } from '../errors.ts';
 import type { EventStore } from '../events/store.ts';
+import { requireTarget, type Target } from '../events/targets.ts';
 import { streamIds, type EventMetadata } from '../events/types.ts';
 import type { AuthUser } from '../plugins/auth.ts';
 import type { ImageType } from './image-type.ts';
 import { findPhoto } from './read.ts';
 
-export type PhotoTarget = { type: TargetType; id: number };
-type TargetRow = { id: number; created_by: number | null };
-
-const targetNames = { cat: 'Cat', bodega: 'Bodega' } as const;
-
-export function targetNotFound(target: PhotoTarget): NotFound {
-  return new NotFound(`${targetNames[target.type]} not found`);
-}
-
-export async function lockTargetPhotos(trx: Kysely<DB>, target: PhotoTarget): Promise<void> {
+export async function lockTargetPhotos(trx: Kysely<DB>, target: Target): Promise<void> {
   const key = `photos-${target.type}-${target.id}`;
   await sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`.execute(trx);
 }
 
-/** The cat or bodega, or null. With `lock`, a concurrent delete of it waits for this transaction. */
-export async function findTarget(
-  db: Kysely<DB>,
-  target: PhotoTarget,
-  lock = false,
-): Promise<TargetRow | null> {
-  const table = target.type === 'cat' ? 'cats' : 'bodegas';
-  let query = db.selectFrom(table).select(['id', 'created_by']).where('id', '=', target.id);
-  if (lock) query = query.forKeyShare();
-  const row = await query.executeTakeFirst();
-  return row
-    ? { id: Number(row.id), created_by: row.created_by === null ? null : Number(row.created_by) }
-    : null;
-}
-
 export type NewPhoto = {
   photoId: number;
-  target: PhotoTarget;
+  target: Target;
   uploadedBy: number;
   filename: string;
   originalPath: string;
@@ -85,13 +62,12 @@ export async function recordUpload(
 /** Loads the target and its photo for a change by `user`: 404 if either is missing, 403 if not theirs. */
 async function photoToManage(
   trx: Kysely<DB>,
-  target: PhotoTarget,
+  target: Target,
   photoId: number,
   user: AuthUser,
 ): Promise<PhotoRow> {
   await lockTargetPhotos(trx, target);
-  const owner = await findTarget(trx, target, true);
-  if (!owner) throw targetNotFound(target);
+  const owner = await requireTarget(trx, target, { keyShare: true });
   const photo = await findPhoto(trx, photoId);
   if (!photo || photo.target_type !== target.type || Number(photo.target_id) !== target.id)
     throw new NotFound('Photo not found');
@@ -106,7 +82,7 @@ async function photoToManage(
 export async function setPrimaryPhoto(
   trx: Kysely<DB>,
   store: EventStore,
-  target: PhotoTarget,
+  target: Target,
   photoId: number,
   user: AuthUser,
   metadata: EventMetadata,
@@ -140,7 +116,7 @@ export async function setPrimaryPhoto(
 export async function deletePhoto(
   trx: Kysely<DB>,
   store: EventStore,
-  target: PhotoTarget,
+  target: Target,
   photoId: number,
   user: AuthUser,
   metadata: EventMetadata,
@@ -153,7 +129,7 @@ export async function deletePhoto(
 function appendPhotoDeleted(
   trx: Kysely<DB>,
   store: EventStore,
-  target: PhotoTarget,
+  target: Target,
   photoId: number,
   metadata: EventMetadata,
 ) {
@@ -176,7 +152,7 @@ function appendPhotoDeleted(
 export async function deletePhotosOfTarget(
   trx: Kysely<DB>,
   store: EventStore,
-  target: PhotoTarget,
+  target: Target,
   metadata: EventMetadata,
 ): Promise<number[]> {
   const rows = await trx

@@ -4,25 +4,16 @@ import { sql, type Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import { Conflict, Forbidden, NotFound } from '../errors.ts';
 import { passWriterGate, type EventStore } from '../events/store.ts';
-import { targetLockKey } from '../events/target-rows.ts';
+import { targetLockKey, targetNotFound, type Target } from '../events/targets.ts';
 import { streamIds, type EventMetadata } from '../events/types.ts';
 import type { Review } from '../../contract/reviews.ts';
-import type { ReviewTarget } from './read.ts';
 
 export const COMMENT_MAX = 2000;
 
-export type PostReview = { userId: number; target: ReviewTarget; rating: number; comment: string };
+export type PostReview = { userId: number; target: Target; rating: number; comment: string };
 
-const targetNames = { cat: 'Cat', bodega: 'Bodega' } as const;
-
-function alreadyReviewed(target: ReviewTarget): Conflict {
+function alreadyReviewed(target: Target): Conflict {
   return new Conflict(`You have already reviewed this ${target.type}`, 'already_reviewed');
-}
-
-export async function requireTarget(db: Kysely<DB>, target: ReviewTarget): Promise<void> {
-  const table = target.type === 'cat' ? 'cats' : 'bodegas';
-  const row = await db.selectFrom(table).select('id').where('id', '=', target.id).executeTakeFirst();
-  if (!row) throw new NotFound(`${targetNames[target.type]} not found`);
 }
 
 function isOnePerUserViolation(error: unknown): boolean {
@@ -62,7 +53,7 @@ export async function postReview(
     trx,
   );
   const found = rows[0];
-  if (!found) throw new NotFound(`${targetNames[target.type]} not found`);
+  if (!found) throw targetNotFound(target);
   if (found.existing !== null || found.id === null) throw alreadyReviewed(target);
 
   const id = Number(found.id);

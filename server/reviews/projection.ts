@@ -3,7 +3,7 @@
 import type { Insertable, Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import { insertRows, plannedApply, type BatchPlan, type Projection } from '../events/projection.ts';
-import { removeDeletedTargetRows } from '../events/target-rows.ts';
+import { removeDeletedTargetRows } from '../events/targets.ts';
 import { assertNever, type RecordedEvent } from '../events/types.ts';
 
 const HANDLES = ['ReviewPosted', 'ReviewDeleted', 'CatDeleted', 'BodegaDeleted'] as const;
