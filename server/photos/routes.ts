@@ -93,17 +93,15 @@ const photosRoutes: FastifyPluginAsync = async (fastify) => {
         const photo = await recordUpload(
           trx,
           store,
+          { target, owner },
           {
             photoId,
-            target,
             uploadedBy: user.id,
             filename,
             originalPath,
             type: received.type,
             caption: received.caption,
-            // Only the item's creator may make a new upload its primary photo; anyone else's
-            // is_primary is ignored (the photo still becomes primary if it is the item's first).
-            makePrimary: received.makePrimary && owner.created_by === user.id,
+            makePrimary: received.makePrimary,
           },
           requestMetadata(request),
         );
