@@ -14,6 +14,7 @@ const only = onlyArg ? onlyArg.split(',') : null;
 
 const SCENARIOS: Record<string, () => Promise<{ scenario: Scenario }>> = {
   search: () => import('./scenarios/search.ts'),
+  map: () => import('./scenarios/map.ts'),
   reviews: () => import('./scenarios/reviews.ts'),
   replay: () => import('./scenarios/replay.ts'),
   live: () => import('./scenarios/live.ts'),

@@ -7,6 +7,9 @@ import { ReviewAuthor } from './reviews.ts';
 
 const TargetRef = { target_type: TargetType, target_id: Type.Integer() };
 
+/** Where a deleted cat or bodega was (its bodega's place as of the deletion), for an open map. */
+const Place = { latitude: Nullable(Type.Number()), longitude: Nullable(Type.Number()) };
+
 /**
  * Every photo message carries the target's `primary_photo` and `primary_thumb` as they now stand
  * (the meaning they have in CatSummary and BodegaSummary), because the primary also moves without
@@ -22,10 +25,10 @@ const TargetPrimary = {
 export const LiveData = {
   'cat.added': CatSummary,
   'cat.updated': CatChange,
-  'cat.deleted': Type.Object({ id: Type.Integer(), bodega_id: Type.Integer() }),
+  'cat.deleted': Type.Object({ id: Type.Integer(), bodega_id: Type.Integer(), ...Place }),
   'bodega.added': BodegaSummary,
   'bodega.updated': BodegaChange,
-  'bodega.deleted': Type.Object({ id: Type.Integer() }),
+  'bodega.deleted': Type.Object({ id: Type.Integer(), ...Place }),
   'review.posted': Type.Object({
     id: Type.Integer(),
     ...TargetRef,

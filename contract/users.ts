@@ -8,3 +8,21 @@ export const User = Type.Object({
   email: Type.Optional(Type.String()),
 });
 export type User = Static<typeof User>;
+
+/** `PUT /api/auth/password`. Lengths only bound the work; the password rules answer 400 in words. */
+export const PasswordChange = Type.Object(
+  {
+    current_password: Type.String({ minLength: 1, maxLength: 1000 }),
+    new_password: Type.String({ maxLength: 1000 }),
+  },
+  { additionalProperties: false },
+);
+export type PasswordChange = Static<typeof PasswordChange>;
+
+/** The fresh token a password change answers with: every older one is rejected from then on. */
+export const FreshToken = Type.Object({ access_token: Type.String() });
+export type FreshToken = Static<typeof FreshToken>;
+
+/** `POST /api/auth/logout-all` answers an empty object: every session, this one too, has ended. */
+export const SignedOutEverywhere = Type.Object({}, { additionalProperties: false });
+export type SignedOutEverywhere = Static<typeof SignedOutEverywhere>;

@@ -14,6 +14,7 @@ import * as photoUploadLog from './20261124_0501_photo_upload_log.ts';
 import * as tokenVersion from './20261124_0502_token_version.ts';
 import * as logIncarnation from './20261124_0601_log_incarnation.ts';
 import * as nameIndexes from './20261125_0301_name_indexes.ts';
+import * as mapCells from './20261125_0401_map_cells.ts';
 
 export const migrations: Record<string, Migration> = {
   '20261121_0001_event_store': eventStore,
@@ -29,4 +30,5 @@ export const migrations: Record<string, Migration> = {
   '20261124_0502_token_version': tokenVersion,
   '20261124_0601_log_incarnation': logIncarnation,
   '20261125_0301_name_indexes': nameIndexes,
+  '20261125_0401_map_cells': mapCells,
 };

@@ -7,7 +7,9 @@ import catRoutes from './catalogue/cats.routes.ts';
 import bodegaRoutes from './catalogue/bodegas.routes.ts';
 import liveRoutes from './live/routes.ts';
 import accountRoutes from './accounts/routes.ts';
+import credentialRoutes from './accounts/credentials.routes.ts';
 import listRoutes from './lists/routes.ts';
+import mapRoutes from './map/routes.ts';
 import { forgetViews, recordView } from './lists/recently-viewed.ts';
 import { isSaved } from './lists/saves.ts';
 import reviewsRoutes from './reviews/routes.ts';
@@ -23,7 +25,9 @@ export const apiRoutes: { prefix: string; plugin: FastifyPluginAsync }[] = [
   { prefix: '/bodegas', plugin: async (app) => app.register(bodegaRoutes, { lists: readerLists }) },
   { prefix: '', plugin: liveRoutes },
   { prefix: '/auth', plugin: accountRoutes },
+  { prefix: '/auth', plugin: credentialRoutes },
   { prefix: '', plugin: listRoutes },
   { prefix: '/reviews', plugin: reviewsRoutes },
   { prefix: '/search', plugin: searchRoutes },
+  { prefix: '', plugin: mapRoutes },
 ];

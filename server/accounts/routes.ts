@@ -8,6 +8,7 @@ import { Conflict, Unauthorized } from '../errors.ts';
 import { nextId } from '../events/store.ts';
 import { runCommand } from '../http/idempotency.ts';
 import { errors } from '../http/schemas.ts';
+import { ACCOUNT_GONE } from './commands.ts';
 import { claimLoginAttempt, settleSuccessfulLogin } from './login-limits.ts';
 import { hashPassword, verifyAgainstDecoy, verifyPassword } from './passwords.ts';
 import { checkRegistration, PASSWORD_MAX } from './rules.ts';
@@ -106,7 +107,7 @@ const accountRoutes: FastifyPluginAsync = async (app) => {
     },
     async (request: FastifyRequest) => {
       const user = await findUserById(db, signedInUser(request).id);
-      if (!user) throw new Unauthorized('This account no longer exists. Please sign up or log in again.');
+      if (!user) throw new Unauthorized(ACCOUNT_GONE);
       return { user };
     },
   );

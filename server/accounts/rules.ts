@@ -1,5 +1,5 @@
-// The rules a new account must meet, checked together so one 400 names every bad field in words
-// a person can act on.
+// The rules a new account (and a new password) must meet, checked together so one 400 names every
+// bad field in words a person can act on.
 import { Invalid } from '../errors.ts';
 
 export const PASSWORD_MIN = 6;
@@ -43,4 +43,11 @@ export function checkRegistration(input: Registration): Registration {
   }).filter((entry): entry is [string, string] => entry[1] !== null);
   if (problems.length > 0) throw new Invalid(problems[0]![1], Object.fromEntries(problems));
   return candidate;
+}
+
+/** A password replacing another follows the registration rules; `field` names it in the 400. */
+export function checkNewPassword(password: string, field: string): string {
+  const problem = passwordProblem(password);
+  if (problem) throw new Invalid(problem, { [field]: problem });
+  return password;
 }

@@ -29,14 +29,57 @@ export async function findUserBySignInName(
   // No name or address holds a NUL, and Postgres text cannot carry one: it names no one.
   if (name.includes('\u0000')) return null;
   const column = name.includes('@') ? 'email' : 'username';
-  const row = await db
-    .selectFrom('users')
-    .select(['id', 'username', 'email', 'password_hash', 'token_version'])
+  const row = await selectCredentials(db)
     .where(sql`lower(${sql.ref(column)})`, '=', sql`lower(${name})`)
     .executeTakeFirst();
-  return row
-    ? { ...toOwnUser(row), passwordHash: row.password_hash, tokenVersion: Number(row.token_version) }
-    : null;
+  return row ? toCredentials(row) : null;
+}
+
+export async function findCredentialsById(db: Kysely<DB>, id: number): Promise<UserWithCredentials | null> {
+  const row = await selectCredentials(db).where('id', '=', id).executeTakeFirst();
+  return row ? toCredentials(row) : null;
+}
+
+function selectCredentials(db: Kysely<DB>) {
+  return db.selectFrom('users').select(['id', 'username', 'email', 'password_hash', 'token_version']);
+}
+
+function toCredentials(
+  row: Pick<UserRow, 'id' | 'username' | 'email' | 'password_hash' | 'token_version'>,
+): UserWithCredentials {
+  return { ...toOwnUser(row), passwordHash: row.password_hash, tokenVersion: Number(row.token_version) };
+}
+
+/**
+ * Replaces the password and raises the token version, only while `previousHash` is still the
+ * stored one (a concurrent change wins, and this one changes nothing). Answers the new version,
+ * or null when nothing changed.
+ */
+export async function replacePassword(
+  db: Kysely<DB>,
+  id: number,
+  previousHash: string,
+  newHash: string,
+): Promise<number | null> {
+  const row = await db
+    .updateTable('users')
+    .set({ password_hash: newHash, token_version: sql`token_version + 1` })
+    .where('id', '=', id)
+    .where('password_hash', '=', previousHash)
+    .returning('token_version')
+    .executeTakeFirst();
+  return row ? Number(row.token_version) : null;
+}
+
+/** Raises the token version, ending every session; the new version, or null for no such user. */
+export async function raiseTokenVersion(db: Kysely<DB>, id: number): Promise<number | null> {
+  const row = await db
+    .updateTable('users')
+    .set({ token_version: sql`token_version + 1` })
+    .where('id', '=', id)
+    .returning('token_version')
+    .executeTakeFirst();
+  return row ? Number(row.token_version) : null;
 }
 
 /** The user's current token version, or null when there is no such user (any more). */

@@ -190,6 +190,36 @@ export interface SearchWordsTable {
   word: string;
 }
 
+/** A bodega's place on the map and the cats it holds (count and id sum), for the map cells. */
+export interface MapPlacesTable {
+  id: number;
+  latitude: number | null;
+  longitude: number | null;
+  cats: number;
+  cat_id_sum: number;
+}
+
+/** One grid cell of one zoom level: located cats or bodegas in it (see server/map/). */
+export interface MapCellsTable {
+  kind: 'cat' | 'bodega';
+  level: number;
+  cx: number;
+  cy: number;
+  n: number;
+  lat_sum: number;
+  lng_sum: number;
+  id_sum: number;
+}
+
+/** Cell changes waiting for their transaction's commit (always empty outside one). */
+export interface MapPendingTable {
+  kind: 'cat' | 'bodega';
+  latitude: number;
+  longitude: number;
+  n: number;
+  id_sum: number;
+}
+
 export interface DB {
   events: EventsTable;
   streams: StreamsTable;
@@ -204,6 +234,9 @@ export interface DB {
   saves: SavesTable;
   recently_viewed: RecentlyViewedTable;
   search_words: SearchWordsTable;
+  map_places: MapPlacesTable;
+  map_cells: MapCellsTable;
+  map_pending: MapPendingTable;
   login_failures: LoginFailuresTable;
   jobs: JobsTable;
   parked_events: ParkedEventsTable;

@@ -67,6 +67,9 @@ export type EventMap = {
   PhotoDeleted: { photo_id: number; target_type: TargetType; target_id: number };
   ItemSaved: { user_id: number; target_type: TargetType; target_id: number };
   ItemUnsaved: { user_id: number; target_type: TargetType; target_id: number };
+  // Account events record what happened, never a credential: the hash lives only in users.
+  PasswordChanged: { user_id: number };
+  SignedOutEverywhere: { user_id: number };
 };
 
 export type EventType = keyof EventMap;
@@ -115,6 +118,8 @@ export const SCHEMA_VERSIONS: Record<EventType, number> = {
   PhotoDeleted: 1,
   ItemSaved: 1,
   ItemUnsaved: 1,
+  PasswordChanged: 1,
+  SignedOutEverywhere: 1,
 };
 
 export const streamIds = {
@@ -124,6 +129,7 @@ export const streamIds = {
   rating: (type: TargetType, id: number) => `rating-${type}-${id}`,
   photo: (id: number) => `photo-${id}`,
   saves: (userId: number) => `saves-${userId}`,
+  account: (userId: number) => `account-${userId}`,
 };
 
 export function assertNever(value: never): never {

@@ -56,8 +56,10 @@ async function buildData(event: RecordedEvent, lookups: LiveLookups): Promise<An
       const { cat_id, ...fields } = event.data;
       return ['cat.updated', { id: cat_id, ...fields }];
     }
-    case 'CatDeleted':
-      return ['cat.deleted', { id: event.data.cat_id, bodega_id: event.data.bodega_id }];
+    case 'CatDeleted': {
+      const { cat_id, bodega_id } = event.data;
+      return ['cat.deleted', { id: cat_id, bodega_id, ...(await placeOf(bodega_id, event, lookups)) }];
+    }
     case 'BodegaAdded': {
       const { bodega_id, created_by, ...fields } = event.data;
       return ['bodega.added', newBodega(bodega_id, fields, created_by, at)];
@@ -66,8 +68,10 @@ async function buildData(event: RecordedEvent, lookups: LiveLookups): Promise<An
       const { bodega_id, ...fields } = event.data;
       return ['bodega.updated', { id: bodega_id, ...fields }];
     }
-    case 'BodegaDeleted':
-      return ['bodega.deleted', { id: event.data.bodega_id }];
+    case 'BodegaDeleted': {
+      const id = event.data.bodega_id;
+      return ['bodega.deleted', { id, ...(await placeOf(id, event, lookups)) }];
+    }
     case 'ReviewPosted': {
       const d = event.data;
       return [
@@ -118,6 +122,8 @@ async function buildData(event: RecordedEvent, lookups: LiveLookups): Promise<An
     case 'PhotoFailed':
     case 'ItemSaved':
     case 'ItemUnsaved':
+    case 'PasswordChanged':
+    case 'SignedOutEverywhere':
       return null;
     default:
       return assertNever(event);
@@ -143,6 +149,12 @@ async function catAdded(event: RecordedEvent<'CatAdded'>, lookups: LiveLookups):
     created_by,
     created_at: event.recordedAt.toISOString(),
   };
+}
+
+/** A bodega's coordinates as of the event (a deleted cat was at its bodega's). */
+async function placeOf(bodegaId: number, event: RecordedEvent, lookups: LiveLookups) {
+  const bodega = await lookups.bodegaAsOf(bodegaId, event.position);
+  return { latitude: bodega?.latitude ?? null, longitude: bodega?.longitude ?? null };
 }
 
 function newBodega(id: number, fields: BodegaFields, createdBy: number | null, at: string): BodegaSummary {

@@ -22,8 +22,11 @@ export type BodegaResults = {
   exact: boolean;
 };
 
-/** Every filter and the text; the circle, if any, is the nearest page's own. */
-function conditionsOf(search: BodegaSearch): Expression<SqlBool>[] {
+/**
+ * Every filter and the text (resolved); the circle, if any, is the nearest page's own. The map's
+ * filtered clusters share them.
+ */
+export function bodegaConditions(search: Pick<BodegaSearch, 'filters' | 'text'>): Expression<SqlBool>[] {
   const { filters, text } = search;
   const out: Expression<SqlBool>[] = [];
   if (filters.catCount.min !== null) out.push(sql<boolean>`bodegas.cat_count >= ${filters.catCount.min}`);
@@ -36,7 +39,7 @@ function conditionsOf(search: BodegaSearch): Expression<SqlBool>[] {
 }
 
 async function nearest(db: Kysely<DB>, search: BodegaSearch, circle: Circle): Promise<BodegaResults> {
-  const { hits, total } = await nearestPage(db, 'bodegas', conditionsOf(search), circle, search.page);
+  const { hits, total } = await nearestPage(db, 'bodegas', bodegaConditions(search), circle, search.page);
   const ids = hits.map((h) => h.id);
   const rows = ids.length > 0 ? await selectBodegaSummaries(db).where('bodegas.id', 'in', ids).execute() : [];
   const byId = new Map(rows.map((row) => [Number(row.id), row]));
@@ -49,7 +52,7 @@ async function nearest(db: Kysely<DB>, search: BodegaSearch, circle: Circle): Pr
 }
 
 async function ranked(db: Kysely<DB>, search: BodegaSearch): Promise<BodegaResults> {
-  const conditions = conditionsOf(search);
+  const conditions = bodegaConditions(search);
   const rows = await selectBodegaSummaries(db)
     .innerJoin(
       rankedIds(db, 'bodegas', conditions, search.text, search.page).as('hits'),

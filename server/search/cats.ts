@@ -22,8 +22,11 @@ function sameLabel(column: 'cats.breed' | 'cats.personality', value: string): Ex
   return sql<boolean>`(btrim(${sql.ref(column)}) <> '' and lower(btrim(${sql.ref(column)})) = lower(${value}))`;
 }
 
-/** Every filter and the text; the circle, if any, is the nearest page's own. */
-function conditionsOf(search: CatSearch): Expression<SqlBool>[] {
+/**
+ * Every filter and the text (resolved); the circle, if any, is the nearest page's own. The map's
+ * filtered clusters share them.
+ */
+export function catConditions(search: Pick<CatSearch, 'filters' | 'text'>): Expression<SqlBool>[] {
   const { filters, text } = search;
   const out: Expression<SqlBool>[] = [];
   if (filters.breed !== null) out.push(sameLabel('cats.breed', filters.breed));
@@ -36,7 +39,7 @@ function conditionsOf(search: CatSearch): Expression<SqlBool>[] {
 }
 
 async function nearest(db: Kysely<DB>, search: CatSearch, circle: Circle): Promise<CatResults> {
-  const { hits, total } = await nearestPage(db, 'cats', conditionsOf(search), circle, search.page);
+  const { hits, total } = await nearestPage(db, 'cats', catConditions(search), circle, search.page);
   const ids = hits.map((h) => h.id);
   const rows = ids.length > 0 ? await selectCatSummaries(db).where('cats.id', 'in', ids).execute() : [];
   const byId = new Map(rows.map((row) => [Number(row.id), row]));
@@ -49,7 +52,7 @@ async function nearest(db: Kysely<DB>, search: CatSearch, circle: Circle): Promi
 }
 
 async function ranked(db: Kysely<DB>, search: CatSearch): Promise<CatResults> {
-  const conditions = conditionsOf(search);
+  const conditions = catConditions(search);
   const rows = await selectCatSummaries(db)
     .innerJoin(rankedIds(db, 'cats', conditions, search.text, search.page).as('hits'), 'hits.id', 'cats.id')
     .select('hits.total')

@@ -31,15 +31,19 @@ export const BodegaSearchQuery = Type.Object({
   ...ratingFields,
   ...PageQuery,
 });
-export const NearbyQuery = Type.Object({
-  lat: Type.Number({ minimum: -90, maximum: 90 }),
-  lng: Type.Number({ minimum: -180, maximum: 180 }),
-  radius: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 50 })),
+/** A type to search (cats by default) and every filter of either type, for nearby and the map. */
+export const EitherTypeFields = {
   type: Type.Optional(Type.Union([Type.Literal('cats'), Type.Literal('bodegas')])),
   ...textFields,
   ...catFields,
   ...bodegaFields,
   ...ratingFields,
+};
+export const NearbyQuery = Type.Object({
+  lat: Type.Number({ minimum: -90, maximum: 90 }),
+  lng: Type.Number({ minimum: -180, maximum: 180 }),
+  radius: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 50 })),
+  ...EitherTypeFields,
   ...PageQuery,
 });
 
@@ -100,7 +104,10 @@ const BODEGA_ONLY = ['min_cats', 'max_cats', 'verified_only'] as const;
 const CAT_ONLY = ['breed', 'personality', 'is_friendly'] as const;
 
 /** A filter of the other type would silently do nothing on nearby, so it is refused instead. */
-export function rejectFiltersOfOtherType(query: NearbyQuery, type: 'cats' | 'bodegas'): void {
+export function rejectFiltersOfOtherType(
+  query: Partial<Record<(typeof BODEGA_ONLY | typeof CAT_ONLY)[number], unknown>>,
+  type: 'cats' | 'bodegas',
+): void {
   const foreign = type === 'cats' ? BODEGA_ONLY : CAT_ONLY;
   const given = foreign.filter((field) => query[field] !== undefined);
   if (given.length === 0) return;

@@ -10,6 +10,7 @@ import {
   VIEWPORTS,
   type RunningServer,
   type ViewportName,
+  toast,
 } from './harness.ts';
 
 let server: RunningServer;
@@ -24,10 +25,6 @@ afterAll(async () => {
   await browser?.close();
   await server?.stop();
 });
-
-function toast(page: Page, text: string) {
-  return page.getByRole('status').filter({ hasText: text });
-}
 
 async function fillRegistration(
   page: Page,
@@ -110,7 +107,7 @@ describe('accounts in the browser', () => {
     const { context, page } = await newPage(browser);
     await gotoRoute(page, server, '/');
     await page.getByRole('heading', { name: 'Find Bodega Cats in NYC' }).waitFor();
-    for (const route of ['/saved', '/recently-viewed', '/upload']) {
+    for (const route of ['/saved', '/recently-viewed', '/upload', '/settings']) {
       await gotoRoute(page, server, route);
       await page.waitForURL(/#\/login$/);
       await page.getByRole('heading', { name: 'Sign in to your account' }).waitFor();

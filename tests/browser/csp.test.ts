@@ -1,7 +1,7 @@
 // The Content Security Policy allows styles from the app's own files only ('unsafe-inline' is gone
 // without a maps key): every main screen, its toasts included, must render with no violation.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import {
   callApi,
   gotoRoute,
@@ -11,6 +11,7 @@ import {
   startServer,
   type RunningServer,
   type TestUser,
+  toast,
 } from './harness.ts';
 
 let server: RunningServer;
@@ -53,10 +54,6 @@ async function watchedPage(token?: string) {
   const violations = async (): Promise<Violation[]> =>
     page.evaluate(() => (window as unknown as { cspViolations: Violation[] }).cspViolations);
   return { context, page, complaints, violations };
-}
-
-function toast(page: Page, text: string) {
-  return page.getByRole('status').filter({ hasText: text });
 }
 
 describe('content security policy', () => {
@@ -103,6 +100,7 @@ describe('content security policy', () => {
       ['/upload', 'Share a Bodega Cat'],
       ['/saved', 'Your Saved Items'],
       ['/recently-viewed', 'Recently Viewed'],
+      ['/settings', 'Account settings'],
     ] as const) {
       await gotoRoute(page, server, route);
       await page.getByRole('heading', { level: 1, name: heading }).waitFor();

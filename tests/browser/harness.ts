@@ -197,6 +197,11 @@ export async function screenshot(page: Page, name: string, viewport: ViewportNam
   return file;
 }
 
+/** The toast showing `text` (toasts are live regions with the status role). */
+export function toast(page: Page, text: string) {
+  return page.getByRole('status').filter({ hasText: text });
+}
+
 /** Opens a hash route of the app, e.g. gotoRoute(page, server, '/search?q=tabby'). */
 export async function gotoRoute(page: Page, server: RunningServer, route: string): Promise<void> {
   await page.goto(`${server.baseUrl}/#${route}`);

@@ -65,16 +65,26 @@ async function catState(
   };
 }
 
-/** The cat's state once its one review is counted and no photo is still processing (or at 90 s). */
+/**
+ * The cat's state once its one review is counted and no photo is still processing (or at 180 s:
+ * after an outage a job's next try can be up to 30 s away, and four busy photos take a while on a
+ * loaded machine).
+ */
 async function settledState(base: string, catId: number, what: string) {
-  await waitFor(
-    async () => {
-      const state = await catState(base, catId);
-      return state.review_count === 1 && state.photos.every((s) => s === 'ready');
-    },
-    90_000,
-    what,
-  );
+  let last: unknown = null;
+  try {
+    await waitFor(
+      async () => {
+        const state = await catState(base, catId);
+        last = state;
+        return state.review_count === 1 && state.photos.every((s) => s === 'ready');
+      },
+      180_000,
+      what,
+    );
+  } catch (error) {
+    throw new Error(`${(error as Error).message}; the cat was last ${JSON.stringify(last)}`);
+  }
   return catState(base, catId);
 }
 

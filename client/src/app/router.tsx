@@ -66,6 +66,7 @@ export const routes: RouteObject[] = [
         lazy: guarded(() => import('../features/recently-viewed/routes/RecentlyViewedPage.tsx')),
       },
       { path: 'upload', lazy: guarded(() => import('../features/upload/routes/UploadPage.tsx')) },
+      { path: 'settings', lazy: guarded(() => import('../features/auth/routes/SettingsPage.tsx')) },
       { path: '*', lazy: page(() => import('./routes/NotFoundPage.tsx')) },
     ],
   },

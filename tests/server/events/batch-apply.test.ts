@@ -188,7 +188,7 @@ describe('batched replay matches event-by-event projection', () => {
   afterAll(async () => t.drop());
 
   it.each([20261122, 7, 421])('builds the same read tables from a random history (seed %i)', async (seed) => {
-    await sql`truncate events, streams, bodegas, cats, reviews, saves, photos, search_words`.execute(
+    await sql`truncate events, streams, bodegas, cats, reviews, saves, photos, search_words, map_places, map_cells`.execute(
       t.database.db,
     );
     const store = createEventStore(projections);

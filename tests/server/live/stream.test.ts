@@ -162,8 +162,9 @@ describe('GET /api/stream', () => {
       primary_thumb: null,
     });
     expect(bodegaUpdated!.data).toEqual({ id: bodegaId, ...bodegaFields('Sunny Deli & Grill') });
-    expect(catDeleted!.data).toEqual({ id: catId, bodega_id: bodegaId });
-    expect(bodegaDeleted!.data).toEqual({ id: bodegaId });
+    const place = { latitude: 40.7287, longitude: -74.0002 };
+    expect(catDeleted!.data).toEqual({ id: catId, bodega_id: bodegaId, ...place });
+    expect(bodegaDeleted!.data).toEqual({ id: bodegaId, ...place });
   });
 
   it('never sends private events, storage paths or emails', async () => {

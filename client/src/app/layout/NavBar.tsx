@@ -8,7 +8,10 @@ function navClass({ isActive }: { isActive: boolean }): string {
   return isActive ? 'nav__link nav__link--active' : 'nav__link';
 }
 
-/** The shared header: brand, Search, and the signed-in or signed-out links behind a mobile toggle. */
+/**
+ * The shared header: brand, Search, and the signed-in or signed-out links behind a mobile toggle.
+ * The signed-in user's name links to their account settings.
+ */
 export function NavBar() {
   const user = useSession((s) => s.user);
   const logout = useSession((s) => s.logout);
@@ -62,10 +65,15 @@ export function NavBar() {
               <NavLink to="/upload" className={navClass}>
                 Upload
               </NavLink>
-              <span className="nav__user" title="Signed in">
+              <NavLink
+                to="/settings"
+                className={(state) => `${navClass(state)} nav__user`}
+                aria-label={`Account settings (${user.username})`}
+                title="Account settings"
+              >
                 <Icon name="user" size={16} />
                 <span className="nav__username">{user.username}</span>
-              </span>
+              </NavLink>
               <button type="button" className="button button--ghost nav__logout" onClick={handleLogout}>
                 Logout
               </button>

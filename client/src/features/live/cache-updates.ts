@@ -7,20 +7,21 @@ import type {
   BodegaSummary,
   CatResponse,
   CatSummary,
+  Pagination,
   Photo,
   Review,
   TargetType,
 } from '../../lib/catalogue.ts';
 import { queryKeys } from '../../lib/query-keys.ts';
 import { markPrimary, removePhoto, upsertPhoto } from '../photos/photo-list.ts';
-import { mergeReviews } from '../reviews/review-list.ts';
+import { mergeReviews, REVIEWS_PER_PAGE } from '../reviews/review-list.ts';
 import type { SearchResults } from '../search/model/results.ts';
 import type { LiveData, LiveEvent, LiveMessage } from './types.ts';
 
 type CatData = CatResponse | null;
 type BodegaData = BodegaResponse | null;
 type SearchData = InfiniteData<SearchResults>;
-type ReviewsData = InfiniteData<{ reviews: Review[] }>;
+type ReviewsData = InfiniteData<{ reviews: Review[]; pagination?: Pagination }>;
 type PhotoEvent = LiveEvent<'photo.ready' | 'photo.primary' | 'photo.deleted'>;
 
 // --- Where the data sits ---------------------------------------------------------------------
@@ -172,7 +173,21 @@ export function applyReviewPosted(client: QueryClient, data: LiveData['review.po
 
 /** Adds a review to the cached list of its target (from the stream, or as its author posted it). */
 export function addReview(client: QueryClient, type: TargetType, targetId: number, review: Review): void {
-  client.setQueryData<ReviewsData>(queryKeys.reviews(type, targetId), (data) => {
+  const queryKey = queryKeys.reviews(type, targetId);
+  if (
+    client.getQueryData(queryKey) === undefined &&
+    client.getQueryState(queryKey)?.fetchStatus === 'fetching'
+  ) {
+    // The list is still on its first read: show the review now; that read's answer, which may
+    // predate it, gets it again (read-through-live.ts).
+    const pagination = { page: 1, per_page: REVIEWS_PER_PAGE, total: 1, pages: 1 };
+    client.setQueryData<ReviewsData>(queryKey, {
+      pages: [{ reviews: [review], pagination }],
+      pageParams: [1],
+    });
+    return;
+  }
+  client.setQueryData<ReviewsData>(queryKey, (data) => {
     const [first, ...rest] = data?.pages ?? [];
     if (!data || !first) return data;
     return { ...data, pages: [{ ...first, reviews: mergeReviews(first.reviews, [review]) }, ...rest] };

@@ -1,5 +1,8 @@
 import type { Review } from '../../lib/catalogue.ts';
 
+/** Reviews per page of a cat's or shop's list. */
+export const REVIEWS_PER_PAGE = 20;
+
 /** Adds reviews not yet listed (by id), keeping the list newest first. */
 export function mergeReviews(known: readonly Review[], incoming: readonly Review[]): Review[] {
   const byId = new Map(known.map((r) => [r.id, r]));

@@ -106,7 +106,11 @@ describe('live updates of cached search results', () => {
   });
 
   it('drops a deleted cat and counts one fewer', () => {
-    const next = applyLiveMessage(cats, { type: 'cat.deleted', ...meta, data: { id: 1, bodega_id: 10 } });
+    const next = applyLiveMessage(cats, {
+      type: 'cat.deleted',
+      ...meta,
+      data: { id: 1, bodega_id: 10, latitude: null, longitude: null },
+    });
     expect(next.items.map((c) => c.id)).toEqual([2]);
     expect(next.total).toBe(1);
   });
@@ -114,7 +118,11 @@ describe('live updates of cached search results', () => {
   it("counts a bodega's new and deleted cats", () => {
     const added = applyLiveMessage(bodegas, { type: 'cat.added', ...meta, data: cat(3, 10) });
     expect(added.items[0]).toMatchObject({ cat_count: 2 });
-    const removed = applyLiveMessage(added, { type: 'cat.deleted', ...meta, data: { id: 3, bodega_id: 10 } });
+    const removed = applyLiveMessage(added, {
+      type: 'cat.deleted',
+      ...meta,
+      data: { id: 3, bodega_id: 10, latitude: null, longitude: null },
+    });
     expect(removed.items[0]).toMatchObject({ cat_count: 1 });
   });
 
@@ -147,7 +155,7 @@ describe('live updates of cached search results', () => {
     const pages = appliedToPages([first, second], {
       type: 'cat.deleted',
       ...meta,
-      data: { id: 1, bodega_id: 10 },
+      data: { id: 1, bodega_id: 10, latitude: null, longitude: null },
     });
     expect(combinePages(pages)).toMatchObject({ items: [{ id: 2 }], total: 1, page: 2 });
   });

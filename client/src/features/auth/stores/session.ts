@@ -4,8 +4,10 @@ import toast from 'react-hot-toast/headless';
 import { create } from 'zustand';
 import { env } from '../../../config/env.ts';
 import { onUnauthorized, setBearerToken } from '../../../lib/api.ts';
+import { changePassword } from '../api/change-password.ts';
 import { getProfile } from '../api/get-profile.ts';
 import { loginWithPassword } from '../api/login.ts';
+import { logoutEverywhere } from '../api/logout-all.ts';
 import { registerAccount } from '../api/register.ts';
 import type { AuthResponse, User } from '../types.ts';
 
@@ -25,6 +27,10 @@ export type SessionState = {
   login(usernameOrEmail: string, password: string): Promise<User>;
   register(username: string, email: string, password: string): Promise<User>;
   logout(): void;
+  /** Changes the password; the fresh token the server answers replaces this session's. */
+  changePassword(currentPassword: string, newPassword: string): Promise<void>;
+  /** Ends every session of the account on the server, then this one. */
+  logoutEverywhere(): Promise<void>;
 };
 
 function readStoredToken(): string | null {
@@ -114,6 +120,17 @@ export const useSession = create<SessionState>()((set, get) => {
       storeToken(null);
       setBearerToken(null);
       set({ user: null, token: null, loading: false, readyAt: get().readyAt ?? Date.now() });
+    },
+
+    async changePassword(currentPassword, newPassword) {
+      const user = get().user;
+      const { access_token } = await changePassword(currentPassword, newPassword);
+      if (user) signIn({ access_token, user });
+    },
+
+    async logoutEverywhere() {
+      await logoutEverywhere();
+      get().logout();
     },
   };
 });

@@ -4,7 +4,7 @@ import type { Pagination, Review, TargetType } from '../../../lib/catalogue.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
 import { useLiveCatchUp } from '../../../hooks/use-live-catch-up.ts';
 import { useLiveStream } from '../../live/use-live-events.ts';
-import { mergeReviews } from '../review-list.ts';
+import { mergeReviews, REVIEWS_PER_PAGE } from '../review-list.ts';
 import { readPageThroughLive } from '../../live/read-through-live.ts';
 
 export type ReviewPage = { reviews: Review[]; pagination: Pagination };
@@ -16,7 +16,10 @@ export function getReviews(
   page = 1,
   signal?: AbortSignal,
 ): Promise<ReviewPage> {
-  return api.get<ReviewPage>(`/api/reviews/${type}/${targetId}`, { query: { page, per_page: 20 }, signal });
+  return api.get<ReviewPage>(`/api/reviews/${type}/${targetId}`, {
+    query: { page, per_page: REVIEWS_PER_PAGE },
+    signal,
+  });
 }
 
 export function reviewsQuery(type: TargetType, targetId: number) {

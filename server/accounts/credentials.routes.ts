@@ -1,0 +1,67 @@
+// The signed-in user's credentials (mounted at /api/auth): changing the password and signing out
+// everywhere. Neither takes an Idempotency-Key: a retry would carry a token the first request
+// revoked (401), and a stored answer would keep a live token in the database.
+import type { FastifyPluginAsync } from 'fastify';
+import { FreshToken, PasswordChange, SignedOutEverywhere } from '../../contract/users.ts';
+import { Forbidden, Unauthorized } from '../errors.ts';
+import { writeTransaction } from '../events/store.ts';
+import { errors } from '../http/schemas.ts';
+import { requestMetadata, signedInUser } from '../plugins/auth.ts';
+import { ACCOUNT_GONE, changePassword, signOutEverywhere, WRONG_CURRENT_PASSWORD } from './commands.ts';
+import { claimLoginAttempt, settleSuccessfulLogin } from './login-limits.ts';
+import { hashPassword, verifyPassword } from './passwords.ts';
+import { checkNewPassword } from './rules.ts';
+import { findCredentialsById } from './users.ts';
+
+const credentialRoutes: FastifyPluginAsync = async (app) => {
+  const { database, store, config } = app.services;
+  const { db } = database;
+
+  app.put<{ Body: PasswordChange }>(
+    '/password',
+    {
+      preHandler: app.requireUser,
+      schema: { body: PasswordChange, response: { 200: FreshToken, ...errors(400, 401, 403, 429, 503) } },
+    },
+    async (request) => {
+      const user = signedInUser(request);
+      const newPassword = checkNewPassword(request.body.new_password, 'new_password');
+      const account = await findCredentialsById(db, user.id);
+      if (!account) throw new Unauthorized(ACCOUNT_GONE);
+      // The current password is guessed like a sign-in's: the same counters and back-off.
+      const attempt = { address: request.ip, account: `user:${user.id}` };
+      await claimLoginAttempt(db, config.login, attempt);
+      if (!(await verifyPassword(request.body.current_password, account.passwordHash)))
+        throw new Forbidden(WRONG_CURRENT_PASSWORD);
+      await settleSuccessfulLogin(db, attempt);
+      // Hashing is slow on purpose: done before the transaction so that stays short.
+      const newHash = await hashPassword(newPassword);
+      const version = await writeTransaction(db, (trx) =>
+        changePassword(trx, store, {
+          userId: user.id,
+          metadata: requestMetadata(request),
+          previousHash: account.passwordHash,
+          newHash,
+        }),
+      );
+      return { access_token: app.issueToken(user, version) };
+    },
+  );
+
+  app.post(
+    '/logout-all',
+    {
+      preHandler: app.requireUser,
+      schema: { response: { 200: SignedOutEverywhere, ...errors(401, 429, 503) } },
+    },
+    async (request) => {
+      const user = signedInUser(request);
+      await writeTransaction(db, (trx) =>
+        signOutEverywhere(trx, store, { userId: user.id, metadata: requestMetadata(request) }),
+      );
+      return {};
+    },
+  );
+};
+
+export default credentialRoutes;

@@ -1,0 +1,183 @@
+// Clusters for a box: whole grid cells inside it come from the map cells projection; the box's
+// edges, and every request with filters or text (which the cells cannot answer), are summed from
+// the cats or bodegas read table over the box with the point index, grouped by the same cells.
+// From zoom EXACT_ZOOM each distinct location is a cluster while they are at most MAX_CLUSTERS.
+import type { Cluster, MapAnswer } from '../../contract/map.ts';
+import { sql, type Expression, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
+import type { DB } from '../db/schema.ts';
+import {
+  EXACT_ZOOM,
+  MAX_CLUSTERS,
+  STORED_MIN,
+  answerLevel,
+  cellSize,
+  interiorOf,
+  type Box,
+  type Interior,
+} from './grid.ts';
+
+export type MapSearch = {
+  type: 'cats' | 'bodegas';
+  box: Box;
+  zoom: number;
+  /** The search's filters and text, as SQL on the type's table; none lets the cells answer. */
+  conditions: Expression<SqlBool>[];
+};
+
+/** Items of one cluster: their mean coordinates and id sum (the id itself when alone). */
+type Group = { n: number; lat: number; lng: number; idSum: number };
+/** A cell's part of an answer; coordinates summed in 1e-7 degrees. */
+type GroupRow = { gx: number; gy: number; n: number; lat: number; lng: number; id_sum: number };
+
+export async function mapClusters(db: Kysely<DB>, search: MapSearch): Promise<MapAnswer> {
+  const exact = search.zoom >= EXACT_ZOOM ? await locations(db, search) : null;
+  const groups = exact ?? (await gridGroups(db, search));
+  const names = await namesOf(
+    db,
+    search.type,
+    groups.filter((g) => g.n === 1).map((g) => g.idSum),
+  );
+  const clusters = groups.map((g): Cluster => {
+    const cluster = { lat: g.lat, lng: g.lng, count: g.n };
+    return g.n === 1 ? { ...cluster, id: g.idSum, name: names.get(g.idSum) ?? '' } : cluster;
+  });
+  clusters.sort((a, b) => b.count - a.count || a.lat - b.lat || a.lng - b.lng);
+  return { zoom: search.zoom, total: groups.reduce((sum, g) => sum + g.n, 0), clusters };
+}
+
+function column(type: MapSearch['type'], name: string) {
+  return sql.ref(`${type}.${name}`);
+}
+
+/** Rows inside the box, exactly (the point operators compare with a tolerance), by the index. */
+function inBox(type: MapSearch['type'], box: Box): RawBuilder<boolean> {
+  const lng = column(type, 'longitude');
+  const lat = column(type, 'latitude');
+  return sql<boolean>`(${pointOf(type)} <@ ${boxOf(box)}
+    and ${lng} between ${box.west}::float8 and ${box.east}::float8
+    and ${lat} between ${box.south}::float8 and ${box.north}::float8)`;
+}
+
+function pointOf(type: MapSearch['type']) {
+  return sql`point(${column(type, 'longitude')}, ${column(type, 'latitude')})`;
+}
+
+function boxOf(b: Box) {
+  return sql`box(point(${b.west}::float8, ${b.south}::float8), point(${b.east}::float8, ${b.north}::float8))`;
+}
+
+/** Every distinct location in the box, or null when there are more than MAX_CLUSTERS. */
+async function locations(db: Kysely<DB>, search: MapSearch): Promise<Group[] | null> {
+  const { type } = search;
+  const lat = column(type, 'latitude');
+  const lng = column(type, 'longitude');
+  const { rows } = await sql<{ lat: number; lng: number; n: number; id_sum: number }>`
+    select ${lat} as lat, ${lng} as lng, count(*)::int as n, sum(${column(type, 'id')}) as id_sum
+    from ${sql.table(type)}
+    where ${sql.join([inBox(type, search.box), ...search.conditions], sql` and `)}
+    group by 1, 2
+    limit ${MAX_CLUSTERS + 1}`.execute(db);
+  if (rows.length > MAX_CLUSTERS) return null;
+  return rows.map((r) => ({ n: Number(r.n), lat: r.lat, lng: r.lng, idSum: Number(r.id_sum) }));
+}
+
+async function gridGroups(db: Kysely<DB>, search: MapSearch): Promise<Group[]> {
+  const level = answerLevel(search.box, search.zoom);
+  const interior =
+    search.conditions.length === 0 ? interiorOf(search.box, Math.max(level, STORED_MIN)) : null;
+  const [stored, edges] = await Promise.all([
+    interior ? storedCells(db, search.type, level, interior) : Promise.resolve([]),
+    tableCells(db, search, level, interior),
+  ]);
+  // Coordinates are summed as whole 1e-7 degrees, as the cells keep them, so that a mean does not
+  // depend on the order rows are read in; divided once every part of a cell is in.
+  const byKey = new Map<string, Group>();
+  for (const row of [...stored, ...edges]) {
+    const key = `${row.gx} ${row.gy}`;
+    const group = byKey.get(key) ?? { n: 0, lat: 0, lng: 0, idSum: 0 };
+    group.n += Number(row.n);
+    group.lat += Number(row.lat);
+    group.lng += Number(row.lng);
+    group.idSum += Number(row.id_sum);
+    byKey.set(key, group);
+  }
+  const groups = [...byKey.values()].filter((g) => g.n > 0);
+  return groups.map((g) => ({ ...g, lat: g.lat / g.n / 1e7, lng: g.lng / g.n / 1e7 }));
+}
+
+/** The projection's cells inside the box, summed into the answer level's cells. */
+async function storedCells(
+  db: Kysely<DB>,
+  type: MapSearch['type'],
+  level: number,
+  interior: Interior,
+): Promise<GroupRow[]> {
+  const per = 2 ** (interior.level - level);
+  const { rows } = await sql<GroupRow>`
+    select floor(cx::float8 / ${per})::int as gx, floor(cy::float8 / ${per})::int as gy,
+      sum(n) as n, sum(lat_sum) as lat, sum(lng_sum) as lng, sum(id_sum) as id_sum
+    from map_cells
+    where kind = ${type === 'cats' ? 'cat' : 'bodega'} and level = ${interior.level}
+      and cx between ${interior.cx[0]} and ${interior.cx[1]}
+      and cy between ${interior.cy[0]} and ${interior.cy[1]}
+    group by 1, 2`.execute(db);
+  return rows;
+}
+
+/**
+ * Matching rows in the box but outside the interior (all of the box when there is none), summed
+ * into the answer level's cells. The edge strips are four boxes the index answers one by one.
+ */
+async function tableCells(
+  db: Kysely<DB>,
+  search: MapSearch,
+  level: number,
+  interior: Interior | null,
+): Promise<GroupRow[]> {
+  const { type, box } = search;
+  const lat = column(type, 'latitude');
+  const lng = column(type, 'longitude');
+  const size = cellSize(level);
+  const where = [inBox(type, box), ...search.conditions];
+  if (interior) where.push(...outside(type, box, interior));
+  const { rows } = await sql<GroupRow>`
+    select floor(${lng} / ${size}::float8)::int as gx, floor(${lat} / ${size}::float8)::int as gy,
+      count(*)::int as n, sum(round(${lat} * 1e7)::bigint) as lat, sum(round(${lng} * 1e7)::bigint) as lng,
+      sum(${column(type, 'id')}) as id_sum
+    from ${sql.table(type)}
+    where ${sql.join(where, sql` and `)}
+    group by 1, 2`.execute(db);
+  return rows;
+}
+
+/**
+ * Not in a cell of the interior, computed as the projection computes cells; and, for the index,
+ * in one of the strips around the interior (the point operators' tolerance covers rounding).
+ */
+function outside(type: MapSearch['type'], box: Box, interior: Interior): RawBuilder<boolean>[] {
+  const size = cellSize(interior.level);
+  const [x0, x1] = [interior.cx[0] * size, (interior.cx[1] + 1) * size];
+  const [y0, y1] = [interior.cy[0] * size, (interior.cy[1] + 1) * size];
+  const lng = column(type, 'longitude');
+  const lat = column(type, 'latitude');
+  const strips: Box[] = [
+    { ...box, east: x0 },
+    { ...box, west: x1 },
+    { west: x0, east: x1, south: box.south, north: y0 },
+    { west: x0, east: x1, south: y1, north: box.north },
+  ];
+  return [
+    sql<boolean>`not (floor(${lng} / ${size}::float8) between ${interior.cx[0]} and ${interior.cx[1]}
+      and floor(${lat} / ${size}::float8) between ${interior.cy[0]} and ${interior.cy[1]})`,
+    sql<boolean>`(${sql.join(
+      strips.map((s) => sql`${pointOf(type)} <@ ${boxOf(s)}`),
+      sql` or `,
+    )})`,
+  ];
+}
+
+async function namesOf(db: Kysely<DB>, type: MapSearch['type'], ids: number[]): Promise<Map<number, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db.selectFrom(type).select(['id', 'name']).where('id', 'in', ids).execute();
+  return new Map(rows.map((r) => [Number(r.id), r.name]));
+}

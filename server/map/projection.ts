@@ -1,0 +1,173 @@
+// The map's cells as a projection of the log (see grid.ts and the migration 20261125_0401): every
+// located cat or bodega adds itself to one cell of each stored level. Cats take the place of their
+// bodega, which this projection keeps in map_places (it reads no other read table), together with
+// the count and id sum of the cats there, so that a moved or deleted bodega's cats leave its old
+// cells. Changes are queued with the coordinates of their moment and folded into the cells at
+// commit, where cell locks are taken in one order (see the migration); they commute, so replay
+// folds a whole batch at once, and additions and cat deletions fold into one statement each.
+import { sql, type Kysely } from 'kysely';
+import type { DB } from '../db/schema.ts';
+import { batchedApply, chunks, type BatchPlan, type Projection } from '../events/projection.ts';
+import { assertNever, type RecordedEvent } from '../events/types.ts';
+
+const HANDLES = ['BodegaAdded', 'BodegaUpdated', 'BodegaDeleted', 'CatAdded', 'CatDeleted'] as const;
+type Handled = (typeof HANDLES)[number];
+
+type Place = { id: number; latitude: number | null; longitude: number | null };
+/** A change to the cells: n items of a kind at a bodega's place, with the sum of their ids. */
+type Share = { kind: 'cat' | 'bodega'; bodega_id: number; n: number; id_sum: number };
+type MapPending = {
+  places: Place[];
+  /** Cats added minus cats deleted per bodega: [count, id sum]. */
+  catsAt: Map<number, [number, number]>;
+  shares: Map<string, Share>;
+};
+
+function addShare(p: MapPending, share: Share): void {
+  const key = `${share.kind} ${share.bodega_id}`;
+  const known = p.shares.get(key);
+  if (known) {
+    known.n += share.n;
+    known.id_sum += share.id_sum;
+  } else p.shares.set(key, { ...share });
+}
+
+function addCats(p: MapPending, bodegaId: number, n: number, idSum: number): void {
+  const [count, sum] = p.catsAt.get(bodegaId) ?? [0, 0];
+  p.catsAt.set(bodegaId, [count + n, sum + idSum]);
+  addShare(p, { kind: 'cat', bodega_id: bodegaId, n, id_sum: idSum });
+}
+
+const mapBatch: BatchPlan<MapPending> = {
+  start: () => ({ places: [], catsAt: new Map(), shares: new Map() }),
+  fold(p, e) {
+    const event = e as RecordedEvent<Handled>;
+    switch (event.type) {
+      case 'BodegaAdded': {
+        const { bodega_id: id, latitude, longitude } = event.data;
+        p.places.push({ id, latitude, longitude });
+        addShare(p, { kind: 'bodega', bodega_id: id, n: 1, id_sum: id });
+        return true;
+      }
+      case 'CatAdded':
+        addCats(p, event.data.bodega_id, 1, event.data.cat_id);
+        return true;
+      case 'CatDeleted':
+        addCats(p, event.data.bodega_id, -1, -event.data.cat_id);
+        return true;
+      default:
+        return false;
+    }
+  },
+  async flush(trx, p) {
+    for (const part of chunks(p.places, 5000)) {
+      await sql`
+        insert into map_places (id, latitude, longitude, cats, cat_id_sum)
+        select r.id, r.latitude, r.longitude, 0, 0
+        from jsonb_to_recordset(${JSON.stringify(part)}::jsonb)
+          as r(id bigint, latitude double precision, longitude double precision)`.execute(trx);
+    }
+    const counts = [...p.catsAt].map(([id, [n, sum]]) => ({ id, n, sum }));
+    for (const part of chunks(counts, 5000)) {
+      await sql`
+        update map_places as t set cats = t.cats + u.n, cat_id_sum = t.cat_id_sum + u.sum
+        from jsonb_to_recordset(${JSON.stringify(part)}::jsonb) as u(id bigint, n int, sum bigint)
+        where t.id = u.id`.execute(trx);
+    }
+    await queueShares(trx, [...p.shares.values()]);
+  },
+};
+
+/** Transactions whose queue is already set to be folded in at commit. */
+const marked = new WeakSet<Kysely<DB>>();
+/** Replay's transactions: their shadow queue has no trigger, so they fold it themselves. */
+const replaying = new WeakSet<Kysely<DB>>();
+
+/**
+ * Queues the shares with their place's coordinates as they are now (places without any are on no
+ * map); map_flush_pending() folds the queue into the cells (see migration 20261125_0401). A live
+ * transaction's first queueing also inserts the marker whose deferred trigger folds at commit.
+ */
+async function queueShares(trx: Kysely<DB>, shares: readonly Share[]): Promise<void> {
+  const changed = shares.filter((s) => s.n !== 0 || s.id_sum !== 0);
+  for (const part of chunks(changed, 5000)) {
+    const mark = !replaying.has(trx) && !marked.has(trx);
+    await sql`
+      ${mark ? sql`with marker as (insert into map_commit_marker default values)` : sql``}
+      insert into map_pending (kind, latitude, longitude, n, id_sum)
+      select s.kind, p.latitude, p.longitude, s.n, s.id_sum
+      from jsonb_to_recordset(${JSON.stringify(part)}::jsonb)
+        as s(kind text, bodega_id bigint, n int, id_sum bigint)
+      join map_places p on p.id = s.bodega_id and p.latitude is not null and p.longitude is not null`.execute(
+      trx,
+    );
+    if (mark) marked.add(trx);
+  }
+}
+
+/** Takes a bodega and its cats out of the cells at its current place. */
+async function takeOut(trx: Kysely<DB>, bodegaId: number): Promise<void> {
+  const place = await trx
+    .selectFrom('map_places')
+    .select(['cats', 'cat_id_sum'])
+    .where('id', '=', bodegaId)
+    .executeTakeFirst();
+  if (!place) return;
+  await queueShares(trx, [
+    { kind: 'bodega', bodega_id: bodegaId, n: -1, id_sum: -bodegaId },
+    { kind: 'cat', bodega_id: bodegaId, n: -place.cats, id_sum: -Number(place.cat_id_sum) },
+  ]);
+}
+
+/** Updates the places and queues the cell changes of one event. */
+async function queueMapEvent(trx: Kysely<DB>, e: RecordedEvent): Promise<void> {
+  const event = e as RecordedEvent<Handled>;
+  switch (event.type) {
+    case 'BodegaAdded':
+    case 'CatAdded':
+    case 'CatDeleted': {
+      const pending = mapBatch.start();
+      mapBatch.fold(pending, event);
+      await mapBatch.flush(trx, pending);
+      return;
+    }
+    case 'BodegaUpdated': {
+      const { bodega_id: id, latitude, longitude } = event.data;
+      const place = await trx
+        .selectFrom('map_places')
+        .select(['latitude', 'longitude', 'cats', 'cat_id_sum'])
+        .where('id', '=', id)
+        .executeTakeFirst();
+      if (!place || (place.latitude === latitude && place.longitude === longitude)) return;
+      await takeOut(trx, id);
+      await trx.updateTable('map_places').set({ latitude, longitude }).where('id', '=', id).execute();
+      await queueShares(trx, [
+        { kind: 'bodega', bodega_id: id, n: 1, id_sum: id },
+        { kind: 'cat', bodega_id: id, n: place.cats, id_sum: Number(place.cat_id_sum) },
+      ]);
+      return;
+    }
+    case 'BodegaDeleted':
+      await takeOut(trx, event.data.bodega_id);
+      await trx.deleteFrom('map_places').where('id', '=', event.data.bodega_id).execute();
+      return;
+    default:
+      assertNever(event);
+  }
+}
+
+const queueMapEvents = batchedApply(mapBatch, queueMapEvent);
+
+export const mapProjection: Projection = {
+  name: 'map',
+  // The queue is empty outside a transaction; its shadow is where replay queues.
+  tables: ['map_places', 'map_cells', 'map_pending'],
+  handles: HANDLES,
+  apply: queueMapEvent,
+  async applyBatch(trx, events) {
+    replaying.add(trx);
+    await queueMapEvents(trx, events);
+    // Folds the queue now: replay's shadow tables have no trigger.
+    await sql`select public.map_flush_pending()`.execute(trx);
+  },
+};

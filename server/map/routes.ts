@@ -1,0 +1,67 @@
+// GET /api/map: clusters of the matching cats or bodegas in the visible box (API.md "Map at city
+// scale"), with every filter of that type's search.
+import { MapAnswer } from '../../contract/map.ts';
+import type { FastifyPluginAsync } from 'fastify';
+import type { Kysely } from 'kysely';
+import { Type, type Static } from '@sinclair/typebox';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { DB } from '../db/schema.ts';
+import { Invalid } from '../errors.ts';
+import { errors } from '../http/schemas.ts';
+import { bodegaConditions } from '../search/bodegas.ts';
+import { catConditions } from '../search/cats.ts';
+import {
+  EitherTypeFields,
+  bodegaFiltersOf,
+  catFiltersOf,
+  rejectFiltersOfOtherType,
+} from '../search/params.ts';
+import { parseTextQuery, resolveText } from '../search/text.ts';
+import { mapClusters, type MapSearch } from './clusters.ts';
+import type { Box } from './grid.ts';
+
+const Latitude = Type.Number({ minimum: -90, maximum: 90 });
+const Longitude = Type.Number({ minimum: -180, maximum: 180 });
+export const MapQuery = Type.Object({
+  west: Longitude,
+  south: Latitude,
+  east: Longitude,
+  north: Latitude,
+  zoom: Type.Integer({ minimum: 0, maximum: 20 }),
+  ...EitherTypeFields,
+});
+export type MapQuery = Static<typeof MapQuery>;
+
+function boxOf(query: MapQuery): Box {
+  const { west, south, east, north } = query;
+  if (west >= east) throw new Invalid('west must be less than east', { west: 'must be less than east' });
+  if (south >= north)
+    throw new Invalid('south must be less than north', { south: 'must be less than north' });
+  return { west, south, east, north };
+}
+
+/** The query as a map search: the box checked, the type's filters and resolved text as SQL. */
+export async function mapSearchOf(db: Kysely<DB>, query: MapQuery): Promise<MapSearch> {
+  const box = boxOf(query);
+  const type = query.type ?? 'cats';
+  rejectFiltersOfOtherType(query, type);
+  const text = await resolveText(db, parseTextQuery(query.q));
+  const conditions =
+    type === 'cats'
+      ? catConditions({ text, filters: catFiltersOf(query) })
+      : bodegaConditions({ text, filters: bodegaFiltersOf(query) });
+  return { type, box, zoom: query.zoom, conditions };
+}
+
+const mapRoutes: FastifyPluginAsync = async (fastify) => {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const { database } = app.services;
+
+  app.get(
+    '/map',
+    { schema: { querystring: MapQuery, response: { 200: MapAnswer, ...errors(400) } } },
+    async (request) => mapClusters(database.db, await mapSearchOf(database.db, request.query)),
+  );
+};
+
+export default mapRoutes;

@@ -1,0 +1,125 @@
+// The account settings screen in a real browser: changing the password through the page, then
+// signing in with the new one, and signing out everywhere, which ends other browsers' sessions too.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import {
+  callApi,
+  gotoRoute,
+  launchBrowser,
+  newPage,
+  registerUser,
+  screenshot,
+  startServer,
+  type RunningServer,
+  toast,
+} from './harness.ts';
+
+let server: RunningServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+async function changePasswordThroughForm(page: Page, current: string, next: string, confirm = next) {
+  await page.getByLabel('Current password', { exact: true }).fill(current);
+  await page.getByLabel('New password', { exact: true }).fill(next);
+  await page.getByLabel('Confirm new password', { exact: true }).fill(confirm);
+  await page.getByRole('button', { name: 'Change password' }).click();
+}
+
+const storedToken = (page: Page) => page.evaluate(() => localStorage.getItem('token'));
+
+describe('account settings in the browser', () => {
+  it('changes the password at phone width, then signs in with the new one', async () => {
+    const user = await registerUser(server, 'pwd');
+    const { context, page } = await newPage(browser, { viewport: 'phone', token: user.token });
+    await gotoRoute(page, server, '/');
+    await page.getByRole('button', { name: 'Open menu' }).click();
+    await page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link', { name: `Account settings (${user.username})` })
+      .click();
+    await page.waitForURL(/#\/settings$/);
+    await page.getByRole('heading', { name: 'Account settings', level: 1 }).waitFor();
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    await screenshot(page, 'settings', 'phone');
+
+    await changePasswordThroughForm(page, user.password, 'kittens-2026', 'kittens-2027');
+    await toast(page, 'Passwords do not match').waitFor();
+    await changePasswordThroughForm(page, 'not-my-password', 'kittens-2026');
+    await toast(page, 'Current password is incorrect').waitFor();
+    expect(await storedToken(page)).toBe(user.token);
+
+    await changePasswordThroughForm(page, user.password, 'kittens-2026');
+    await toast(page, 'Password changed. Other devices have been signed out.').waitFor();
+    const fresh = await storedToken(page);
+    expect(fresh).toBeTruthy();
+    expect(fresh).not.toBe(user.token);
+    expect((await callApi(server, 'GET', '/api/auth/profile', undefined, user.token)).status).toBe(401);
+    expect((await callApi(server, 'GET', '/api/auth/profile', undefined, fresh!)).status).toBe(200);
+    // The page carries on signed in with the fresh token: a signed-in list loads.
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    await page.getByRole('button', { name: 'Open menu' }).click();
+    await nav.getByRole('link', { name: 'Saved', exact: true }).click();
+    await page.getByRole('heading', { name: 'Your Saved Items' }).waitFor();
+    await page.getByText('No saved cats yet').waitFor();
+    expect(await storedToken(page)).toBe(fresh);
+
+    await page.getByRole('button', { name: 'Open menu' }).click();
+    await nav.getByRole('button', { name: 'Logout' }).click();
+    await page.getByRole('button', { name: 'Open menu' }).click();
+    await nav.getByRole('link', { name: 'Login' }).click();
+    await page.getByLabel('Username or Email').fill(user.username);
+    await page.getByLabel('Password', { exact: true }).fill(user.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await toast(page, 'Invalid username or password').waitFor();
+    await page.getByLabel('Password', { exact: true }).fill('kittens-2026');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await toast(page, 'Login successful!').waitFor();
+    await page.waitForURL(/#\/$/);
+    await context.close();
+  });
+
+  it('signs out everywhere after a confirmation, ending another browser’s session too', async () => {
+    const user = await registerUser(server, 'away');
+    const other = await callApi(server, 'POST', '/api/auth/login', {
+      username: user.username,
+      password: user.password,
+    });
+    const elsewhere = await newPage(browser, { token: other.body.access_token });
+    await gotoRoute(elsewhere.page, server, '/saved');
+    await elsewhere.page.getByRole('heading', { name: 'Your Saved Items' }).waitFor();
+
+    const { context, page } = await newPage(browser, { token: user.token });
+    await gotoRoute(page, server, '/settings');
+    const dialogs: string[] = [];
+    page.once('dialog', (dialog) => {
+      dialogs.push(dialog.message());
+      void dialog.dismiss();
+    });
+    await page.getByRole('button', { name: 'Sign out everywhere' }).click();
+    await expect.poll(() => dialogs.length).toBe(1);
+    expect(await storedToken(page)).toBe(user.token);
+
+    page.once('dialog', (dialog) => void dialog.accept());
+    await page.getByRole('button', { name: 'Sign out everywhere' }).click();
+    await toast(page, 'Signed out everywhere').waitFor();
+    await page.waitForURL(/#\/login$/);
+    expect(await storedToken(page)).toBeNull();
+
+    // The other browser's next visit finds its token refused and lands on sign-in.
+    await elsewhere.page.reload();
+    await elsewhere.page.waitForURL(/#\/login$/);
+    expect(await storedToken(elsewhere.page)).toBeNull();
+    await elsewhere.context.close();
+    await context.close();
+  });
+});
