@@ -39,7 +39,7 @@ export type BatchPlan<Pending> = {
 export function plannedApply<Pending>(
   plan: BatchPlan<Pending>,
   applyUnfolded: Projection['apply'],
-): Pick<Projection, 'apply' | 'applyBatch'> {
+): { apply: Projection['apply']; applyBatch: NonNullable<Projection['applyBatch']> } {
   return {
     async apply(trx, event) {
       const pending = plan.start();
