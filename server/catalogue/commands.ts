@@ -5,7 +5,7 @@ import type { DB, TargetType } from '../db/schema.ts';
 import { ConcurrencyError, NotFound } from '../errors.ts';
 import { nextId, type EventStore } from '../events/store.ts';
 import { streamIds, type BodegaFields, type CatFields, type EventMetadata } from '../events/types.ts';
-import { lockTarget } from '../events/target-rows.ts';
+import { lockTarget } from '../events/targets.ts';
 import { deletePhotosOfTarget, lockTargetPhotos } from '../photos/commands.ts';
 import { decideBodega, type BodegaText } from './bodega.ts';
 import { decideCat, type CatEdit } from './cat.ts';

@@ -2,7 +2,7 @@
 // copied in for fast search), cat counts, and the ratings the ratings worker recomputes.
 import { sql, type Insertable, type Kysely } from 'kysely';
 import type { BodegasTable, CatsTable, DB } from '../db/schema.ts';
-import { batchedApply, chunks, insertRows, type BatchPlan, type Projection } from '../events/projection.ts';
+import { chunks, insertRows, plannedApply, type BatchPlan, type Projection } from '../events/projection.ts';
 import { assertNever, type BodegaFields, type CatFields, type RecordedEvent } from '../events/types.ts';
 import { bodegaMatchKey } from './normalize.ts';
 
@@ -19,7 +19,6 @@ const HANDLES = [
 type Handled = (typeof HANDLES)[number];
 
 /** What a cat row copies from its bodega, for search without a join. */
-const BODEGA_COPY = ['name as bodega_name', 'address', 'latitude', 'longitude'] as const;
 type BodegaCopy = Pick<Insertable<CatsTable>, 'bodega_name' | 'address' | 'latitude' | 'longitude'>;
 
 /** The columns a bodega's text and place fill, as added or edited. */
@@ -271,18 +270,17 @@ async function updateFrom<V>(
   }
 }
 
-async function applyCatalogueEvent(trx: Kysely<DB>, e: RecordedEvent): Promise<void> {
-  const event = e as RecordedEvent<Handled>;
-  const at = event.recordedAt;
+/** The events the batch plan does not fold, applied one at a time in log order. */
+type Unfolded = 'BodegaUpdated' | 'BodegaDeleted' | 'CatDeleted';
+
+async function applyUnfolded(trx: Kysely<DB>, e: RecordedEvent): Promise<void> {
+  const event = e as RecordedEvent<Unfolded>;
   switch (event.type) {
-    case 'BodegaAdded':
-      await trx.insertInto('bodegas').values(bodegaRow(event)).execute();
-      return;
     case 'BodegaUpdated': {
       const d = event.data;
       await trx
         .updateTable('bodegas')
-        .set({ ...bodegaColumns(d), updated_at: at, version: event.streamVersion })
+        .set({ ...bodegaColumns(d), updated_at: event.recordedAt, version: event.streamVersion })
         .where('id', '=', d.bodega_id)
         .execute();
       await trx
@@ -292,43 +290,10 @@ async function applyCatalogueEvent(trx: Kysely<DB>, e: RecordedEvent): Promise<v
         .execute();
       return;
     }
-    case 'BodegaVerified':
-      await trx
-        .updateTable('bodegas')
-        .set({ is_verified: event.data.is_verified, updated_at: at, version: event.streamVersion })
-        .where('id', '=', event.data.bodega_id)
-        .execute();
-      return;
     case 'BodegaDeleted':
       // Its cats were deleted by their own CatDeleted events, appended before this one.
       await trx.deleteFrom('bodegas').where('id', '=', event.data.bodega_id).execute();
       return;
-    case 'CatAdded': {
-      const bodega = await trx
-        .selectFrom('bodegas')
-        .select(BODEGA_COPY)
-        .where('id', '=', event.data.bodega_id)
-        .executeTakeFirstOrThrow();
-      await trx
-        .insertInto('cats')
-        .values({ ...catRow(event), ...bodega })
-        .execute();
-      await trx
-        .updateTable('bodegas')
-        .set({ cat_count: sql`cat_count + 1` })
-        .where('id', '=', event.data.bodega_id)
-        .execute();
-      return;
-    }
-    case 'CatUpdated': {
-      const { cat_id, ...fields } = event.data;
-      await trx
-        .updateTable('cats')
-        .set({ ...fields, updated_at: at, version: event.streamVersion })
-        .where('id', '=', cat_id)
-        .execute();
-      return;
-    }
     case 'CatDeleted':
       await trx.deleteFrom('cats').where('id', '=', event.data.cat_id).execute();
       await trx
@@ -337,16 +302,6 @@ async function applyCatalogueEvent(trx: Kysely<DB>, e: RecordedEvent): Promise<v
         .where('id', '=', event.data.bodega_id)
         .execute();
       return;
-    case 'RatingRecomputed': {
-      const d = event.data;
-      const table = d.target_type === 'cat' ? 'cats' : 'bodegas';
-      await trx
-        .updateTable(table)
-        .set({ rating: d.rating, review_count: d.review_count })
-        .where('id', '=', d.target_id)
-        .execute();
-      return;
-    }
     default:
       assertNever(event);
   }
@@ -356,6 +311,5 @@ export const catalogueProjection: Projection = {
   name: 'catalogue',
   tables: ['bodegas', 'cats'],
   handles: HANDLES,
-  apply: applyCatalogueEvent,
-  applyBatch: batchedApply(catalogueBatch, applyCatalogueEvent),
+  ...plannedApply(catalogueBatch, applyUnfolded),
 };

@@ -31,7 +31,26 @@ export type BatchPlan<Pending> = {
   flush(trx: Kysely<DB>, pending: Pending): Promise<void>;
 };
 
-export function batchedApply<Pending>(
+/**
+ * A projection's `apply` and `applyBatch` from one description of each event's effect: events the
+ * plan folds are written by its flush (one event alone is a batch of one), the rest by
+ * `applyUnfolded`, which is only ever given events the plan does not fold.
+ */
+export function plannedApply<Pending>(
+  plan: BatchPlan<Pending>,
+  applyUnfolded: Projection['apply'],
+): { apply: Projection['apply']; applyBatch: NonNullable<Projection['applyBatch']> } {
+  return {
+    async apply(trx, event) {
+      const pending = plan.start();
+      if (plan.fold(pending, event)) await plan.flush(trx, pending);
+      else await applyUnfolded(trx, event);
+    },
+    applyBatch: batchedApply(plan, applyUnfolded),
+  };
+}
+
+function batchedApply<Pending>(
   plan: BatchPlan<Pending>,
   applyOne: Projection['apply'],
 ): NonNullable<Projection['applyBatch']> {

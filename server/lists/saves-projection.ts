@@ -1,7 +1,7 @@
 // The saves read model: one row per (user, saved cat or bodega), rebuilt from ItemSaved and
 // ItemUnsaved. A deleted cat or bodega takes its saves with it.
 import type { Projection } from '../events/projection.ts';
-import { removeDeletedTargetRows } from '../events/target-rows.ts';
+import { removeDeletedTargetRows } from '../events/targets.ts';
 import { assertNever, type RecordedEvent } from '../events/types.ts';
 
 const HANDLES = ['ItemSaved', 'ItemUnsaved', 'CatDeleted', 'BodegaDeleted'] as const;

@@ -4,8 +4,9 @@ import type { BodegaSummary, CatSummary } from '../../contract/catalogue.ts';
 import { sql, type Kysely } from 'kysely';
 import type { DB, TargetType } from '../db/schema.ts';
 import type { EventStore } from '../events/store.ts';
-import { holdTarget } from '../events/target-rows.ts';
+import { holdTarget } from '../events/targets.ts';
 import { streamIds, type EventMetadata } from '../events/types.ts';
+import { decideSave } from './saved-item.ts';
 import {
   selectBodegaSummaries,
   selectCatSummaries,
@@ -49,18 +50,13 @@ export async function setSaved(
   saved: boolean,
 ): Promise<void> {
   const { userId, type, targetId } = command;
+  const target = { type, id: targetId };
   // One save decision per user at a time, so two racing clicks cannot both append.
   await sql`select pg_advisory_xact_lock(hashtext(${streamIds.saves(userId)}))`.execute(trx);
-  await holdTarget(trx, { type, id: targetId });
-  if ((await isSaved(trx, userId, type, targetId)) === saved) return;
-  const data = { user_id: userId, target_type: type, target_id: targetId };
-  await store.append(
-    trx,
-    streamIds.saves(userId),
-    'any',
-    [saved ? { type: 'ItemSaved', data } : { type: 'ItemUnsaved', data }],
-    { metadata: command.metadata },
-  );
+  await holdTarget(trx, target);
+  const events = decideSave({ userId, target, saved }, await isSaved(trx, userId, type, targetId));
+  if (events.length === 0) return;
+  await store.append(trx, streamIds.saves(userId), 'any', events, { metadata: command.metadata });
 }
 
 export type Page = { page: number; perPage: number };

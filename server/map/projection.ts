@@ -7,7 +7,7 @@
 // folds a whole batch at once, and additions and cat deletions fold into one statement each.
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
-import { batchedApply, chunks, type BatchPlan, type Projection } from '../events/projection.ts';
+import { chunks, plannedApply, type BatchPlan, type Projection } from '../events/projection.ts';
 import { assertNever, type RecordedEvent } from '../events/types.ts';
 
 const HANDLES = ['BodegaAdded', 'BodegaUpdated', 'BodegaDeleted', 'CatAdded', 'CatDeleted'] as const;
@@ -119,18 +119,10 @@ async function takeOut(trx: Kysely<DB>, bodegaId: number): Promise<void> {
   ]);
 }
 
-/** Updates the places and queues the cell changes of one event. */
-async function queueMapEvent(trx: Kysely<DB>, e: RecordedEvent): Promise<void> {
-  const event = e as RecordedEvent<Handled>;
+/** Updates the places and queues the cell changes of an event the batch plan does not fold. */
+async function queueUnfolded(trx: Kysely<DB>, e: RecordedEvent): Promise<void> {
+  const event = e as RecordedEvent<Exclude<Handled, 'BodegaAdded' | 'CatAdded' | 'CatDeleted'>>;
   switch (event.type) {
-    case 'BodegaAdded':
-    case 'CatAdded':
-    case 'CatDeleted': {
-      const pending = mapBatch.start();
-      mapBatch.fold(pending, event);
-      await mapBatch.flush(trx, pending);
-      return;
-    }
     case 'BodegaUpdated': {
       const { bodega_id: id, latitude, longitude } = event.data;
       const place = await trx
@@ -156,17 +148,17 @@ async function queueMapEvent(trx: Kysely<DB>, e: RecordedEvent): Promise<void> {
   }
 }
 
-const queueMapEvents = batchedApply(mapBatch, queueMapEvent);
+const queueMapEvents = plannedApply(mapBatch, queueUnfolded);
 
 export const mapProjection: Projection = {
   name: 'map',
   // The queue is empty outside a transaction; its shadow is where replay queues.
   tables: ['map_places', 'map_cells', 'map_pending'],
   handles: HANDLES,
-  apply: queueMapEvent,
+  apply: queueMapEvents.apply,
   async applyBatch(trx, events) {
     replaying.add(trx);
-    await queueMapEvents(trx, events);
+    await queueMapEvents.applyBatch(trx, events);
     // Folds the queue now: replay's shadow tables have no trigger.
     await sql`select public.map_flush_pending()`.execute(trx);
   },

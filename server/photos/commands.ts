@@ -1,135 +1,53 @@
-// Deciders for a target's photos. Each runs in the caller's transaction after taking the target's
-// photo lock, so uploads, primary switches, deletes and the worker's outcomes for one cat or
-// bodega commit one at a time, in the order the log then replays them.
+// The photo workflows: each loads what decidePhoto (photo.ts) decides on and appends what it
+// decided, in the caller's transaction after taking the target's photo lock, so uploads, primary
+// switches, deletes and the worker's outcomes for one cat or bodega commit one at a time, in the
+// order the log then replays them.
 import { sql, type Kysely } from 'kysely';
-import type { DB, PhotoRow, TargetType } from '../db/schema.ts';
-import { Conflict, Forbidden, NotFound } from '../errors.ts';
+import type { DB, PhotoRow } from '../db/schema.ts';
 import type { EventStore } from '../events/store.ts';
+import { requireTarget, type Target, type TargetRow } from '../events/targets.ts';
 import { streamIds, type EventMetadata } from '../events/types.ts';
 import type { AuthUser } from '../plugins/auth.ts';
-import type { ImageType } from './image-type.ts';
+import { decidePhoto, photoDeleted, type NewPhoto, type PhotoState } from './photo.ts';
 import { findPhoto } from './read.ts';
 
-export type PhotoTarget = { type: TargetType; id: number };
-type TargetRow = { id: number; created_by: number | null };
-
-const targetNames = { cat: 'Cat', bodega: 'Bodega' } as const;
-
-export function targetNotFound(target: PhotoTarget): NotFound {
-  return new NotFound(`${targetNames[target.type]} not found`);
-}
-
-export async function lockTargetPhotos(trx: Kysely<DB>, target: PhotoTarget): Promise<void> {
+export async function lockTargetPhotos(trx: Kysely<DB>, target: Target): Promise<void> {
   const key = `photos-${target.type}-${target.id}`;
   await sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`.execute(trx);
 }
 
-/** The cat or bodega, or null. With `lock`, a concurrent delete of it waits for this transaction. */
-export async function findTarget(
-  db: Kysely<DB>,
-  target: PhotoTarget,
-  lock = false,
-): Promise<TargetRow | null> {
-  const table = target.type === 'cat' ? 'cats' : 'bodegas';
-  let query = db.selectFrom(table).select(['id', 'created_by']).where('id', '=', target.id);
-  if (lock) query = query.forKeyShare();
-  const row = await query.executeTakeFirst();
-  return row
-    ? { id: Number(row.id), created_by: row.created_by === null ? null : Number(row.created_by) }
-    : null;
-}
-
-export type NewPhoto = {
-  photoId: number;
-  target: PhotoTarget;
-  uploadedBy: number;
-  filename: string;
-  originalPath: string;
-  type: ImageType;
-  caption: string;
-  makePrimary: boolean;
-};
-
-/** Records an upload whose original is already stored. The caller holds the target's lock. */
+/** Records an upload whose original is already stored. The caller holds the target's photo lock. */
 export async function recordUpload(
   trx: Kysely<DB>,
   store: EventStore,
+  state: { target: Target; owner: TargetRow },
   photo: NewPhoto,
   metadata: EventMetadata,
 ): Promise<PhotoRow> {
-  await store.append(
-    trx,
-    streamIds.photo(photo.photoId),
-    0,
-    [
-      {
-        type: 'PhotoUploaded',
-        data: {
-          photo_id: photo.photoId,
-          target_type: photo.target.type,
-          target_id: photo.target.id,
-          uploaded_by: photo.uploadedBy,
-          filename: photo.filename,
-          original_path: photo.originalPath,
-          mime_type: photo.type.mime,
-          caption: photo.caption,
-          make_primary: photo.makePrimary,
-        },
-      },
-    ],
-    { metadata },
-  );
+  const events = decidePhoto({ type: 'UploadPhoto', photo }, { ...state, photo: null });
+  await store.append(trx, streamIds.photo(photo.photoId), 0, events, { metadata });
   return (await findPhoto(trx, photo.photoId))!;
 }
 
-/** Loads the target and its photo for a change by `user`: 404 if either is missing, 403 if not theirs. */
-async function photoToManage(
-  trx: Kysely<DB>,
-  target: PhotoTarget,
-  photoId: number,
-  user: AuthUser,
-): Promise<PhotoRow> {
+/** Takes the target's photo lock and loads what a change of one of its photos decides on. */
+async function loadPhotoState(trx: Kysely<DB>, target: Target, photoId: number): Promise<PhotoState> {
   await lockTargetPhotos(trx, target);
-  const owner = await findTarget(trx, target, true);
-  if (!owner) throw targetNotFound(target);
-  const photo = await findPhoto(trx, photoId);
-  if (!photo || photo.target_type !== target.type || Number(photo.target_id) !== target.id)
-    throw new NotFound('Photo not found');
-  const uploader = photo.uploaded_by === null ? null : Number(photo.uploaded_by);
-  if (user.id !== uploader && user.id !== owner.created_by)
-    throw new Forbidden(
-      `Only the person who uploaded this photo or the ${target.type}'s creator can change it`,
-    );
-  return photo;
+  const owner = await requireTarget(trx, target, { keyShare: true });
+  return { target, owner, photo: (await findPhoto(trx, photoId)) ?? null };
 }
 
 export async function setPrimaryPhoto(
   trx: Kysely<DB>,
   store: EventStore,
-  target: PhotoTarget,
+  target: Target,
   photoId: number,
   user: AuthUser,
   metadata: EventMetadata,
 ): Promise<PhotoRow> {
-  const photo = await photoToManage(trx, target, photoId, user);
-  if (photo.is_primary) return photo;
-  if (photo.status === 'failed')
-    throw new Conflict(
-      'This photo could not be processed, so it cannot be the primary photo',
-      'photo_failed',
-    );
-  await store.append(
-    trx,
-    streamIds.photo(photoId),
-    'any',
-    [
-      {
-        type: 'PhotoPrimarySet',
-        data: { photo_id: photoId, target_type: target.type, target_id: target.id },
-      },
-    ],
-    { metadata },
-  );
+  const state = await loadPhotoState(trx, target, photoId);
+  const events = decidePhoto({ type: 'SetPrimaryPhoto', photoId, actorId: user.id }, state);
+  if (events.length === 0) return state.photo!;
+  await store.append(trx, streamIds.photo(photoId), 'any', events, { metadata });
   return (await findPhoto(trx, photoId))!;
 }
 
@@ -140,30 +58,15 @@ export async function setPrimaryPhoto(
 export async function deletePhoto(
   trx: Kysely<DB>,
   store: EventStore,
-  target: PhotoTarget,
+  target: Target,
   photoId: number,
   user: AuthUser,
   metadata: EventMetadata,
 ): Promise<PhotoRow> {
-  const photo = await photoToManage(trx, target, photoId, user);
-  await appendPhotoDeleted(trx, store, target, photoId, metadata);
-  return photo;
-}
-
-function appendPhotoDeleted(
-  trx: Kysely<DB>,
-  store: EventStore,
-  target: PhotoTarget,
-  photoId: number,
-  metadata: EventMetadata,
-) {
-  return store.append(
-    trx,
-    streamIds.photo(photoId),
-    'any',
-    [{ type: 'PhotoDeleted', data: { photo_id: photoId, target_type: target.type, target_id: target.id } }],
-    { metadata },
-  );
+  const state = await loadPhotoState(trx, target, photoId);
+  const events = decidePhoto({ type: 'DeletePhoto', photoId, actorId: user.id }, state);
+  await store.append(trx, streamIds.photo(photoId), 'any', events, { metadata });
+  return state.photo!;
 }
 
 /**
@@ -176,7 +79,7 @@ function appendPhotoDeleted(
 export async function deletePhotosOfTarget(
   trx: Kysely<DB>,
   store: EventStore,
-  target: PhotoTarget,
+  target: Target,
   metadata: EventMetadata,
 ): Promise<number[]> {
   const rows = await trx
@@ -187,6 +90,8 @@ export async function deletePhotosOfTarget(
     .orderBy('id')
     .execute();
   const ids = rows.map((r) => Number(r.id));
-  for (const photoId of ids) await appendPhotoDeleted(trx, store, target, photoId, metadata);
+  for (const photoId of ids) {
+    await store.append(trx, streamIds.photo(photoId), 'any', [photoDeleted(target, photoId)], { metadata });
+  }
   return ids;
 }

@@ -4,7 +4,7 @@
 import type { Kysely } from 'kysely';
 import type { DB, TargetType } from '../db/schema.ts';
 import type { Projection } from '../events/projection.ts';
-import { removeDeletedTargetRows } from '../events/target-rows.ts';
+import { removeDeletedTargetRows } from '../events/targets.ts';
 import { assertNever, type RecordedEvent } from '../events/types.ts';
 
 const HANDLES = [

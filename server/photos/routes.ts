@@ -10,17 +10,10 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { TargetType } from '../db/schema.ts';
 import { UnsupportedMediaType } from '../errors.ts';
 import { nextId } from '../events/store.ts';
+import { requireTarget, targetNotFound, type Target } from '../events/targets.ts';
 import { runCommand } from '../http/idempotency.ts';
 import { errors, pathIdOr404 } from '../http/schemas.ts';
-import {
-  deletePhoto,
-  findTarget,
-  lockTargetPhotos,
-  recordUpload,
-  setPrimaryPhoto,
-  targetNotFound,
-  type PhotoTarget,
-} from './commands.ts';
+import { deletePhoto, lockTargetPhotos, recordUpload, setPrimaryPhoto } from './commands.ts';
 import {
   newPhotoFilename,
   originalRelativePath,
@@ -43,7 +36,7 @@ const PhotoBody = Type.Object({ photo: Photo });
 
 const FOLDERS = { cats: 'cat', bodegas: 'bodega' } as const satisfies Record<string, TargetType>;
 
-function targetOf(type: TargetType, raw: string): PhotoTarget {
+function targetOf(type: TargetType, raw: string): Target {
   return { type, id: pathIdOr404(raw, targetNotFound({ type, id: 0 }).message) };
 }
 
@@ -73,7 +66,7 @@ const photosRoutes: FastifyPluginAsync = async (fastify) => {
     const target = targetOf(type, rawId);
     const user = signedInUser(request);
     // Refuse before reading a byte of the file when there is nothing to attach it to.
-    if (!(await findTarget(db, target))) throw targetNotFound(target);
+    await requireTarget(db, target);
     // A retry with an Idempotency-Key may be answered from its first result whatever the quota.
     if (request.headers['idempotency-key'] === undefined) await checkUploadQuota(db, config.uploads, user.id);
     const received = await receivePhotoUpload(request, config.uploadDir);
@@ -89,8 +82,7 @@ const photosRoutes: FastifyPluginAsync = async (fastify) => {
       };
       await runCommand(db, request, reply, async (trx) => {
         await lockTargetPhotos(trx, target);
-        const owner = await findTarget(trx, target, true);
-        if (!owner) throw targetNotFound(target);
+        const owner = await requireTarget(trx, target, { keyShare: true });
         await claimUpload(trx, config.uploads, user.id);
         const photoId = await nextId(trx, 'photo_ids');
         const filename = newPhotoFilename();
@@ -101,17 +93,15 @@ const photosRoutes: FastifyPluginAsync = async (fastify) => {
         const photo = await recordUpload(
           trx,
           store,
+          { target, owner },
           {
             photoId,
-            target,
             uploadedBy: user.id,
             filename,
             originalPath,
             type: received.type,
             caption: received.caption,
-            // Only the item's creator may make a new upload its primary photo; anyone else's
-            // is_primary is ignored (the photo still becomes primary if it is the item's first).
-            makePrimary: received.makePrimary && owner.created_by === user.id,
+            makePrimary: received.makePrimary,
           },
           requestMetadata(request),
         );

@@ -1,33 +1,28 @@
-// Deciders for posting and deleting reviews. Each runs inside the caller's transaction and appends
-// to the review's own stream; the reviews projection makes the write visible in the same commit.
+// Posting and deleting reviews: each loads what its decider (review.ts) decides on, inside the
+// caller's transaction, and appends what it decided to the review's own stream; the reviews
+// projection makes the write visible in the same commit.
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
-import { Conflict, Forbidden, NotFound } from '../errors.ts';
 import { passWriterGate, type EventStore } from '../events/store.ts';
-import { targetLockKey } from '../events/target-rows.ts';
+import { targetLockKey } from '../events/targets.ts';
 import { streamIds, type EventMetadata } from '../events/types.ts';
 import type { Review } from '../../contract/reviews.ts';
-import type { ReviewTarget } from './read.ts';
+import { alreadyReviewed, decideDelete, decidePost, type PostReview, type PostState } from './review.ts';
 
 export const COMMENT_MAX = 2000;
-
-export type PostReview = { userId: number; target: ReviewTarget; rating: number; comment: string };
-
-const targetNames = { cat: 'Cat', bodega: 'Bodega' } as const;
-
-function alreadyReviewed(target: ReviewTarget): Conflict {
-  return new Conflict(`You have already reviewed this ${target.type}`, 'already_reviewed');
-}
-
-export async function requireTarget(db: Kysely<DB>, target: ReviewTarget): Promise<void> {
-  const table = target.type === 'cat' ? 'cats' : 'bodegas';
-  const row = await db.selectFrom(table).select('id').where('id', '=', target.id).executeTakeFirst();
-  if (!row) throw new NotFound(`${targetNames[target.type]} not found`);
-}
 
 function isOnePerUserViolation(error: unknown): boolean {
   const e = error as { code?: string; message?: string } | null;
   return e?.code === '23505' && String(e.message).includes('reviews_one_per_user');
+}
+
+/** What the post's combined statement read: no row when the target is gone, an id only if new. */
+function postState(found: { existing: number | null; id: string | null } | undefined): PostState {
+  if (!found) return { targetExists: false };
+  return {
+    targetExists: true,
+    reviewId: found.existing === null && found.id !== null ? Number(found.id) : null,
+  };
 }
 
 /**
@@ -62,24 +57,12 @@ export async function postReview(
     trx,
   );
   const found = rows[0];
-  if (!found) throw new NotFound(`${targetNames[target.type]} not found`);
-  if (found.existing !== null || found.id === null) throw alreadyReviewed(target);
-
-  const id = Number(found.id);
-  const data = {
-    review_id: id,
-    target_type: target.type,
-    target_id: target.id,
-    user_id: userId,
-    rating: input.rating,
-    comment: input.comment,
-  };
+  const events = decidePost(input, postState(found));
+  const id = events[0]!.data.review_id;
   let recordedAt: Date;
   try {
-    const { events } = await store.append(trx, streamIds.review(id), 0, [{ type: 'ReviewPosted', data }], {
-      metadata,
-    });
-    recordedAt = events[0]!.recordedAt;
+    const appended = await store.append(trx, streamIds.review(id), 0, events, { metadata });
+    recordedAt = appended.events[0]!.recordedAt;
   } catch (error) {
     if (isOnePerUserViolation(error)) throw alreadyReviewed(target);
     throw error;
@@ -89,7 +72,7 @@ export async function postReview(
     rating: input.rating,
     comment: input.comment,
     created_at: recordedAt.toISOString(),
-    user: { id: userId, username: found.username ?? '' },
+    user: { id: userId, username: found?.username ?? '' },
     cat_id: target.type === 'cat' ? target.id : null,
     bodega_id: target.type === 'bodega' ? target.id : null,
   };
@@ -107,15 +90,13 @@ export async function deleteReview(
     .where('id', '=', input.reviewId)
     .forUpdate()
     .executeTakeFirst();
-  if (!row) throw new NotFound('Review not found');
-  if (Number(row.user_id) !== input.userId) throw new Forbidden('You can only delete your own reviews');
-  const data = {
-    review_id: input.reviewId,
-    target_type: row.target_type,
-    target_id: Number(row.target_id),
-    user_id: input.userId,
+  const review = row && {
+    id: Number(row.id),
+    target: { type: row.target_type, id: Number(row.target_id) },
+    userId: Number(row.user_id),
   };
-  await store.append(trx, streamIds.review(input.reviewId), 'any', [{ type: 'ReviewDeleted', data }], {
+  const events = decideDelete(input, review ?? null);
+  await store.append(trx, streamIds.review(input.reviewId), 'any', events, {
     metadata,
   });
 }

@@ -2,8 +2,8 @@
 // it (a bodega's cats go through their own CatDeleted events, appended before BodegaDeleted).
 import type { Insertable, Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
-import { batchedApply, insertRows, type BatchPlan, type Projection } from '../events/projection.ts';
-import { removeDeletedTargetRows } from '../events/target-rows.ts';
+import { insertRows, plannedApply, type BatchPlan, type Projection } from '../events/projection.ts';
+import { removeDeletedTargetRows } from '../events/targets.ts';
 import { assertNever, type RecordedEvent } from '../events/types.ts';
 
 const HANDLES = ['ReviewPosted', 'ReviewDeleted', 'CatDeleted', 'BodegaDeleted'] as const;
@@ -45,12 +45,10 @@ const reviewsBatch: BatchPlan<Insertable<DB['reviews']>[]> = {
   },
 };
 
-async function applyReviewEvent(trx: Kysely<DB>, e: RecordedEvent): Promise<void> {
-  const event = e as RecordedEvent<Handled>;
+/** ReviewDeleted and the deletions of targets, applied one at a time between posted runs. */
+async function applyUnfolded(trx: Kysely<DB>, e: RecordedEvent): Promise<void> {
+  const event = e as RecordedEvent<Exclude<Handled, 'ReviewPosted'>>;
   switch (event.type) {
-    case 'ReviewPosted':
-      await trx.insertInto('reviews').values(reviewRow(event)).execute();
-      return;
     case 'ReviewDeleted':
       await trx.deleteFrom('reviews').where('id', '=', event.data.review_id).execute();
       return;
@@ -66,6 +64,5 @@ export const reviewsProjection: Projection = {
   name: 'reviews',
   tables: ['reviews'],
   handles: HANDLES,
-  apply: applyReviewEvent,
-  applyBatch: batchedApply(reviewsBatch, applyReviewEvent),
+  ...plannedApply(reviewsBatch, applyUnfolded),
 };

@@ -2,9 +2,8 @@
 // this module: never an email.
 import type { Kysely } from 'kysely';
 import type { Review } from '../../contract/reviews.ts';
-import type { DB, TargetType } from '../db/schema.ts';
-
-export type ReviewTarget = { type: TargetType; id: number };
+import type { DB } from '../db/schema.ts';
+import type { Target } from '../events/targets.ts';
 
 function selectReviews(db: Kysely<DB>) {
   return db
@@ -45,7 +44,7 @@ export async function findReview(db: Kysely<DB>, id: number): Promise<Review | n
 /** A page of a target's reviews, newest first, and how many there are in all. */
 export async function listReviews(
   db: Kysely<DB>,
-  target: ReviewTarget,
+  target: Target,
   page: number,
   perPage: number,
 ): Promise<{ reviews: Review[]; total: number }> {

@@ -10,8 +10,9 @@ import type { TargetType } from '../db/schema.ts';
 import { Invalid } from '../errors.ts';
 import { runCommand } from '../http/idempotency.ts';
 import { PageQuery, errors, isStorable, pagination, pathIdOr404 } from '../http/schemas.ts';
-import { COMMENT_MAX, deleteReview, postReview, requireTarget } from './commands.ts';
-import { listReviews, type ReviewTarget } from './read.ts';
+import { requireTarget, targetNotFound, type Target } from '../events/targets.ts';
+import { COMMENT_MAX, deleteReview, postReview } from './commands.ts';
+import { listReviews } from './read.ts';
 
 const OptionalId = Type.Optional(Type.Union([Id, Type.Null()]));
 
@@ -29,7 +30,7 @@ const PostBody = Type.Object(
 // the same as for cats and bodegas themselves.
 const TargetParams = Type.Object({ id: Type.String({ maxLength: 100 }) });
 
-function targetOf(body: { cat_id?: number | null; bodega_id?: number | null }): ReviewTarget {
+function targetOf(body: { cat_id?: number | null; bodega_id?: number | null }): Target {
   const cat = body.cat_id ?? null;
   const bodega = body.bodega_id ?? null;
   if ((cat === null) === (bodega === null)) {
@@ -70,7 +71,7 @@ const reviewsRoutes: FastifyPluginAsync = async (fastify) => {
         },
       },
       async (request) => {
-        const id = pathIdOr404(request.params.id, `${type === 'cat' ? 'Cat' : 'Bodega'} not found`);
+        const id = pathIdOr404(request.params.id, targetNotFound({ type, id: 0 }).message);
         const target = { type, id };
         await requireTarget(database.db, target);
         const page = request.query.page ?? 1;

@@ -8,19 +8,24 @@ export type { LiveEventType } from '../../../contract/live.ts';
 
 export type LiveConnectionState = 'connecting' | 'open' | 'reconnecting' | 'closed';
 
-export const LIVE_EVENT_TYPES = [
-  'cat.added',
-  'cat.updated',
-  'cat.deleted',
-  'bodega.added',
-  'bodega.updated',
-  'bodega.deleted',
-  'review.posted',
-  'rating.updated',
-  'photo.ready',
-  'photo.primary',
-  'photo.deleted',
-] as const satisfies readonly LiveEventType[];
+/** Every public message type, once: the compiler holds this to exactly the contract's. */
+const LIVE_EVENT_TYPES: Record<LiveEventType, true> = {
+  'cat.added': true,
+  'cat.updated': true,
+  'cat.deleted': true,
+  'bodega.added': true,
+  'bodega.updated': true,
+  'bodega.deleted': true,
+  'review.posted': true,
+  'rating.updated': true,
+  'photo.ready': true,
+  'photo.primary': true,
+  'photo.deleted': true,
+};
+
+export function isLiveEventType(type: unknown): type is LiveEventType {
+  return typeof type === 'string' && Object.hasOwn(LIVE_EVENT_TYPES, type);
+}
 
 /** One public event. `data` is typed by the feature that reads it (features/live/types.ts). */
 export type LiveEventMessage = { type: LiveEventType; cursor: string; at: string; data: unknown };
@@ -151,7 +156,7 @@ export function createLiveConnection(options: LiveConnectionOptions): LiveConnec
       options.onMessage({ type: 'reset', cursor: message.cursor });
       return;
     }
-    if ((LIVE_EVENT_TYPES as readonly string[]).includes(message.type)) {
+    if (isLiveEventType(message.type)) {
       options.onMessage(message as LiveEventMessage);
     }
   }

@@ -1,3 +1,5 @@
-export type User = { id: number; username: string; email?: string };
+import type { User } from '../../../../contract/users.ts';
+
+export type { User };
 
 export type AuthResponse = { access_token: string; user: User };

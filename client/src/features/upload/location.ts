@@ -1,7 +1,8 @@
 // The upload forms' Location button: the device's position (pending -> granted | denied, as on the
 // search screen) and, when a maps key works, the street address found for it.
+import type { Coordinates } from '../../lib/coordinates.ts';
+
 export type GeolocationStatus = 'pending' | 'granted' | 'denied';
-export type Coordinates = { latitude: number; longitude: number };
 
 export const LOCATION_MESSAGES = {
   unsupported: 'Geolocation is not supported by this browser',
@@ -40,8 +41,7 @@ export function devicePosition(
   if (status === 'denied') return Promise.resolve({ status: 'denied', message: LOCATION_MESSAGES.denied });
   return new Promise((resolve) => {
     geolocation.getCurrentPosition(
-      ({ coords }) =>
-        resolve({ status: 'granted', coords: { latitude: coords.latitude, longitude: coords.longitude } }),
+      ({ coords }) => resolve({ status: 'granted', coords: { lat: coords.latitude, lng: coords.longitude } }),
       (error) => resolve({ status: 'denied', message: positionErrorMessage(error.code) }),
       POSITION_OPTIONS,
     );
@@ -57,11 +57,11 @@ const GEOCODE_URL = 'https://maps.googleapis.com/maps/api/geocode/json';
  * Authorization header and no cookies, so nothing of the user's session ever reaches the service.
  */
 export async function reverseGeocode(
-  { latitude, longitude }: Coordinates,
+  { lat, lng }: Coordinates,
   mapsKey: string,
   fetchImpl: typeof fetch = fetch,
 ): Promise<AddressOutcome> {
-  const url = `${GEOCODE_URL}?${new URLSearchParams({ latlng: `${latitude},${longitude}`, key: mapsKey })}`;
+  const url = `${GEOCODE_URL}?${new URLSearchParams({ latlng: `${lat},${lng}`, key: mapsKey })}`;
   try {
     const response = await fetchImpl(url, { credentials: 'omit', referrerPolicy: 'no-referrer' });
     const body = (await response.json()) as { status?: string; results?: { formatted_address?: string }[] };
@@ -74,6 +74,6 @@ export async function reverseGeocode(
   }
 }
 
-export function formatCoordinates({ latitude, longitude }: Coordinates): string {
-  return `${latitude.toFixed(5)}, ${longitude.toFixed(5)}`;
+export function formatCoordinates({ lat, lng }: Coordinates): string {
+  return `${lat.toFixed(5)}, ${lng.toFixed(5)}`;
 }

@@ -3,7 +3,8 @@ import { api } from '../../../lib/api.ts';
 import type { BodegaSummary, CatSummary, SearchPagination } from '../../../lib/catalogue.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
 import { toResults, type SearchResults } from '../model/results.ts';
-import { searchRequest, type Coordinates, type SearchRequest } from '../model/search-request.ts';
+import { searchRequest, type SearchRequest } from '../model/search-request.ts';
+import type { Coordinates } from '../../../lib/coordinates.ts';
 import type { SearchState } from '../model/search-state.ts';
 
 export type SearchPage =

@@ -1,7 +1,7 @@
 import { useCallback, useState } from 'react';
 import toast from 'react-hot-toast/headless';
 import { locate, type GeolocationStatus } from '../model/geolocation.ts';
-import type { Coordinates } from '../model/search-request.ts';
+import type { Coordinates } from '../../../lib/coordinates.ts';
 
 /** The user's position for nearby search, asked for only when they press Location. */
 export function useGeolocation() {

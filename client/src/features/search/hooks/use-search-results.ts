@@ -6,7 +6,8 @@ import toast from 'react-hot-toast/headless';
 import { searchQuery, type SearchInputs } from '../api/search.ts';
 import { failureMessage } from '../model/errors.ts';
 import { combinePages, type SearchResults } from '../model/results.ts';
-import { searchRequest, type Coordinates } from '../model/search-request.ts';
+import { searchRequest } from '../model/search-request.ts';
+import type { Coordinates } from '../../../lib/coordinates.ts';
 import type { SearchState } from '../model/search-state.ts';
 import { useLiveStream } from '../../live/use-live-events.ts';
 

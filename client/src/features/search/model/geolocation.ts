@@ -1,6 +1,6 @@
 // The Location button's state machine: pending -> granted | denied. Once denied, pressing again
 // only repeats how to enable location (the browser will not ask twice either).
-import type { Coordinates } from './search-request.ts';
+import type { Coordinates } from '../../../lib/coordinates.ts';
 
 export type GeolocationStatus = 'pending' | 'granted' | 'denied';
 

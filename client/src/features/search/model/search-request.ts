@@ -1,9 +1,8 @@
 // Which endpoint a search calls and with what: nearby when the user's position is known,
 // otherwise the text search of the active tab.
 import { bodegaFilterParams, catFilterParams } from './filters.ts';
+import type { Coordinates } from '../../../lib/coordinates.ts';
 import type { SearchState } from './search-state.ts';
-
-export type Coordinates = { lat: number; lng: number };
 
 export const NEARBY_RADIUS_KM = 10;
 export const PAGE_SIZE = 20;

@@ -1,6 +1,6 @@
 import { api } from '../../../lib/api.ts';
 import type { CatResponse, CatSex } from '../../../lib/catalogue.ts';
-import type { Coordinates } from '../location.ts';
+import { positionFields, type Coordinates } from '../../../lib/coordinates.ts';
 
 export type NewCat = {
   name: string;
@@ -18,5 +18,5 @@ export type NewCat = {
 
 /** Adds a cat; its bodega is found by name and address, or added. */
 export function createCat(cat: NewCat, position: Coordinates | null): Promise<CatResponse> {
-  return api.post<CatResponse>('/api/cats', { ...cat, ...(position ?? {}) });
+  return api.post<CatResponse>('/api/cats', { ...cat, ...positionFields(position) });
 }

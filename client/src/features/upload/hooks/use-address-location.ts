@@ -3,7 +3,8 @@
 import { useState } from 'react';
 import toast from 'react-hot-toast/headless';
 import { getRuntimeConfig } from '../../../lib/runtime-config.ts';
-import { devicePosition, reverseGeocode, type Coordinates, type GeolocationStatus } from '../location.ts';
+import { devicePosition, reverseGeocode, type GeolocationStatus } from '../location.ts';
+import type { Coordinates } from '../../../lib/coordinates.ts';
 
 export type AddressLocation = {
   coords: Coordinates | null;

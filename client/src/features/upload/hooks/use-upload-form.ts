@@ -5,7 +5,7 @@ import toast from 'react-hot-toast/headless';
 import { errorMessage } from '../../../lib/api.ts';
 import type { TargetType } from '../../../lib/catalogue.ts';
 import { ITEM_WORDS } from '../../items/kinds.ts';
-import type { Coordinates } from '../location.ts';
+import type { Coordinates } from '../../../lib/coordinates.ts';
 import { useAddressLocation, type AddressLocation } from './use-address-location.ts';
 
 type UploadFormOptions<Form, Item> = {

@@ -1,5 +1,5 @@
 // Web Mercator maths for the built-in map: fit points into a pixel box, and back.
-import type { Coordinates } from '../../model/search-request.ts';
+import type { Coordinates } from '../../../../lib/coordinates.ts';
 
 const TILE = 256;
 

@@ -1,4 +1,4 @@
-import type { Coordinates } from '../../model/search-request.ts';
+import type { Coordinates } from '../../../../lib/coordinates.ts';
 
 export type LocationType = 'cat' | 'bodega';
 

@@ -1,7 +1,7 @@
 // The built-in map's camera: fitted to the search results (live arrivals do not move it), zoomed
 // with the buttons or + and -, panned with the arrow keys or by dragging.
 import { useEffect, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
-import type { Coordinates } from '../../model/search-request.ts';
+import type { Coordinates } from '../../../../lib/coordinates.ts';
 import { fitBounds, fromScreen, type Viewport } from './projection.ts';
 import { DEFAULT_CENTER, DEFAULT_ZOOM, type MapLocation } from './types.ts';
 

@@ -1,6 +1,13 @@
-// What hangs off a cat or a bodega (its reviews, saves and photos): rows keyed by (target_type,
-// target_id) that go when it is deleted, and the lock that keeps those writes and the deletion in
-// the order the log replays them.
+// Cats and bodegas as targets of what hangs off them (reviews, saves, photos): the one set of
+// helpers for "does the target exist", the lock that orders those writes against its deletion, and
+// the rows that go when it is deleted.
+//
+//   findTarget     the row ({ id, created_by }) or null; `keyShare` also holds it until commit
+//   requireTarget  the same, or the 404 ("Cat not found") every route answers for a missing target
+//   lockTarget     the target's advisory lock (shared for a write that hangs off it, exclusive for
+//                  its deletion), taken before the transaction's first row lock or write
+//   holdTarget     lockTarget shared and requireTarget with key share: the target exists and stays
+//                  until commit
 import { sql, type Kysely } from 'kysely';
 import { NotFound } from '../errors.ts';
 import type { DB, TargetType } from '../db/schema.ts';
@@ -8,7 +15,39 @@ import type { RecordedEvent } from './types.ts';
 
 export type Target = { type: TargetType; id: number };
 
+export type TargetRow = { id: number; created_by: number | null };
+
 const TARGET_NAMES = { cat: 'Cat', bodega: 'Bodega' } as const;
+
+export function targetNotFound(target: Target): NotFound {
+  return new NotFound(`${TARGET_NAMES[target.type]} not found`);
+}
+
+/** The cat or bodega, or null. With `keyShare`, a concurrent delete of it waits for this transaction. */
+export async function findTarget(
+  db: Kysely<DB>,
+  target: Target,
+  options: { keyShare?: boolean } = {},
+): Promise<TargetRow | null> {
+  const table = target.type === 'cat' ? 'cats' : 'bodegas';
+  let query = db.selectFrom(table).select(['id', 'created_by']).where('id', '=', target.id);
+  if (options.keyShare) query = query.forKeyShare();
+  const row = await query.executeTakeFirst();
+  return row
+    ? { id: Number(row.id), created_by: row.created_by === null ? null : Number(row.created_by) }
+    : null;
+}
+
+/** findTarget, or a 404 when the target does not exist. */
+export async function requireTarget(
+  db: Kysely<DB>,
+  target: Target,
+  options: { keyShare?: boolean } = {},
+): Promise<TargetRow> {
+  const row = await findTarget(db, target, options);
+  if (!row) throw targetNotFound(target);
+  return row;
+}
 
 /** The key of a target's advisory lock (see lockTarget), hashed with hashtextextended(key, 0). */
 export function targetLockKey(target: Target): string {
@@ -36,16 +75,9 @@ export async function lockTarget(
 }
 
 /** Shares the target's locks until commit, or answers 404 ("Cat not found") when it is gone. */
-export async function holdTarget(trx: Kysely<DB>, target: Target): Promise<void> {
+export async function holdTarget(trx: Kysely<DB>, target: Target): Promise<TargetRow> {
   await lockTarget(trx, target, 'share');
-  const table = target.type === 'cat' ? 'cats' : 'bodegas';
-  const row = await trx
-    .selectFrom(table)
-    .select('id')
-    .where('id', '=', target.id)
-    .forKeyShare()
-    .executeTakeFirst();
-  if (!row) throw new NotFound(`${TARGET_NAMES[target.type]} not found`);
+  return requireTarget(trx, target, { keyShare: true });
 }
 
 type TargetTable = 'saves' | 'reviews' | 'photos';

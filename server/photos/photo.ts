@@ -1,0 +1,90 @@
+// A photo of a cat or bodega: the pure decisions on it. Its state is the photo's row and its
+// target's row, as the projections keep them (the projections are its evolve); the caller holds
+// the target's photo lock while it decides and appends.
+import type { PhotoRow } from '../db/schema.ts';
+import { Conflict, Forbidden, NotFound } from '../errors.ts';
+import type { Target, TargetRow } from '../events/targets.ts';
+import { assertNever, type NewEvent } from '../events/types.ts';
+import type { ImageType } from './image-type.ts';
+
+export type PhotoEvent = NewEvent<'PhotoUploaded' | 'PhotoPrimarySet' | 'PhotoDeleted'>;
+
+/** The target (which exists) and the photo the command names, if there is one. */
+export type PhotoState = { target: Target; owner: TargetRow; photo: PhotoRow | null };
+
+export type NewPhoto = {
+  photoId: number;
+  uploadedBy: number;
+  filename: string;
+  originalPath: string;
+  type: ImageType;
+  caption: string;
+  /** Asked for; only the target's creator gets it (a first photo is primary anyway). */
+  makePrimary: boolean;
+};
+
+export type PhotoCommand =
+  | { type: 'UploadPhoto'; photo: NewPhoto }
+  | { type: 'SetPrimaryPhoto'; photoId: number; actorId: number }
+  | { type: 'DeletePhoto'; photoId: number; actorId: number };
+
+export function decidePhoto(command: PhotoCommand, state: PhotoState): PhotoEvent[] {
+  switch (command.type) {
+    case 'UploadPhoto': {
+      if (state.photo) throw new Conflict('This photo already exists');
+      const photo = command.photo;
+      return [
+        {
+          type: 'PhotoUploaded',
+          data: {
+            photo_id: photo.photoId,
+            target_type: state.target.type,
+            target_id: state.target.id,
+            uploaded_by: photo.uploadedBy,
+            filename: photo.filename,
+            original_path: photo.originalPath,
+            mime_type: photo.type.mime,
+            caption: photo.caption,
+            make_primary: photo.makePrimary && state.owner.created_by === photo.uploadedBy,
+          },
+        },
+      ];
+    }
+    case 'SetPrimaryPhoto': {
+      const photo = changeableBy(state, command.actorId);
+      if (photo.is_primary) return [];
+      if (photo.status === 'failed')
+        throw new Conflict(
+          'This photo could not be processed, so it cannot be the primary photo',
+          'photo_failed',
+        );
+      return [{ type: 'PhotoPrimarySet', data: photoRef(state.target, command.photoId) }];
+    }
+    case 'DeletePhoto':
+      changeableBy(state, command.actorId);
+      return [photoDeleted(state.target, command.photoId)];
+    default:
+      return assertNever(command);
+  }
+}
+
+/** A photo's deletion, by a reader or with its target. */
+export function photoDeleted(target: Target, photoId: number): PhotoEvent {
+  return { type: 'PhotoDeleted', data: photoRef(target, photoId) };
+}
+
+function photoRef(target: Target, photoId: number) {
+  return { photo_id: photoId, target_type: target.type, target_id: target.id };
+}
+
+/** The photo of this target: 404 if it is not, 403 unless `actorId` uploaded it or created the target. */
+function changeableBy({ target, owner, photo }: PhotoState, actorId: number): PhotoRow {
+  if (!photo || photo.target_type !== target.type || Number(photo.target_id) !== target.id)
+    throw new NotFound('Photo not found');
+  const uploader = photo.uploaded_by === null ? null : Number(photo.uploaded_by);
+  if (actorId !== uploader && actorId !== owner.created_by)
+    throw new Forbidden(
+      `Only the person who uploaded this photo or the ${target.type}'s creator can change it`,
+    );
+  return photo;
+}

@@ -1,0 +1,31 @@
+// The review decisions, given what the post's statement or the review's row shows.
+import { describe, expect, it } from 'vitest';
+import { Conflict, Forbidden, NotFound } from '../../../server/errors.ts';
+import { decideDelete, decidePost } from '../../../server/reviews/review.ts';
+
+const post = { userId: 7, target: { type: 'cat' as const, id: 3 }, rating: 5, comment: 'Friendly' };
+
+describe('review decisions', () => {
+  it('posts a review under the id drawn for it', () => {
+    expect(decidePost(post, { targetExists: true, reviewId: 41 })).toEqual([
+      {
+        type: 'ReviewPosted',
+        data: { review_id: 41, target_type: 'cat', target_id: 3, user_id: 7, rating: 5, comment: 'Friendly' },
+      },
+    ]);
+  });
+
+  it('refuses a post for a missing target (404) or a second one by the same user (409)', () => {
+    expect(() => decidePost(post, { targetExists: false })).toThrow(new NotFound('Cat not found'));
+    expect(() => decidePost(post, { targetExists: true, reviewId: null })).toThrow(Conflict);
+  });
+
+  it('deletes only its author’s review, and 404s a missing one', () => {
+    const review = { id: 41, target: { type: 'bodega' as const, id: 2 }, userId: 7 };
+    expect(decideDelete({ userId: 7, reviewId: 41 }, review)).toEqual([
+      { type: 'ReviewDeleted', data: { review_id: 41, target_type: 'bodega', target_id: 2, user_id: 7 } },
+    ]);
+    expect(() => decideDelete({ userId: 8, reviewId: 41 }, review)).toThrow(Forbidden);
+    expect(() => decideDelete({ userId: 7, reviewId: 41 }, null)).toThrow(new NotFound('Review not found'));
+  });
+});
