@@ -1,15 +1,48 @@
 // Process entry: `api`, `worker`, or `all` (api + worker in one process: embedded mode).
 import type { AddressInfo } from 'node:net';
 import { buildApp } from './server/app.ts';
-import { ConfigError, loadConfig } from './server/config.ts';
+import { ConfigError, loadConfig, type Config } from './server/config.ts';
+import { isDependencyDown } from './server/dependency-errors.ts';
+import { backoffMs } from './server/queue/jobs.ts';
 import { DataDirectoryLockedError } from './server/db/data-lock.ts';
 import { checkLogIncarnation, restoredLogMessage } from './server/events/incarnation.ts';
-import { closeServices, createServices } from './server/services.ts';
+import { closeServices, createServices, type Services } from './server/services.ts';
 import { localUrl, newOperatorToken, publishOperatorChannel } from './server/ops/local-operator.ts';
 import { startWorker, type RunningWorker } from './workers/worker.ts';
 import { seedIfEmpty } from './server/catalogue/demo-city.ts';
 
 type Role = 'api' | 'worker' | 'all';
+
+/**
+ * The services, once the database answers: a process started while Postgres is down or
+ * restarting (a deployment's processes start in any order) waits for it with capped backoff
+ * instead of exiting. Every role runs consumers of the log (the api its live broadcaster, the
+ * worker the dispatcher): on a log restored from another cluster they would silently skip every
+ * new event, so that stops the process.
+ */
+async function openServices(config: Config, role: Role): Promise<Services> {
+  for (let tries = 1; ; tries++) {
+    let services: Services | undefined;
+    try {
+      services = await createServices(config, { boundStatements: role !== 'worker' });
+      const log = await checkLogIncarnation(services.database.db);
+      if (log.restored) {
+        console.error(restoredLogMessage(log));
+        await closeServices(services);
+        process.exit(1);
+      }
+      return services;
+    } catch (error) {
+      if (services) await closeServices(services).catch(() => {});
+      if (!isDependencyDown(error)) throw error;
+      const delay = backoffMs(tries);
+      console.error(
+        `${role}: the database cannot be reached (${String(error)}); trying again in ${delay} ms`,
+      );
+      await new Promise((resolve) => setTimeout(resolve, delay));
+    }
+  }
+}
 
 export async function main(role: Role): Promise<void> {
   let config;
@@ -24,7 +57,7 @@ export async function main(role: Role): Promise<void> {
   }
   let services;
   try {
-    services = await createServices(config, { boundStatements: role !== 'worker' });
+    services = await openServices(config, role);
   } catch (error) {
     if (error instanceof DataDirectoryLockedError) {
       console.error(error.message);
@@ -33,14 +66,6 @@ export async function main(role: Role): Promise<void> {
     throw error;
   }
   const { logger } = services;
-  // Every role runs consumers of the log (the api its live broadcaster, the worker the dispatcher):
-  // on a log restored from another cluster they would silently skip every new event.
-  const log = await checkLogIncarnation(services.database.db);
-  if (log.restored) {
-    console.error(restoredLogMessage(log));
-    await closeServices(services);
-    process.exit(1);
-  }
   let worker: RunningWorker | null = null;
   let app: Awaited<ReturnType<typeof buildApp>> | null = null;
 

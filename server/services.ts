@@ -51,8 +51,14 @@ export async function createServices(config: Config, options: ServiceOptions = {
       logger,
     }));
   if (options.migrate !== false) {
-    const applied = await migrateToLatest(database.db);
-    if (applied.length > 0) logger.info({ applied }, 'migrations applied');
+    try {
+      const applied = await migrateToLatest(database.db);
+      if (applied.length > 0) logger.info({ applied }, 'migrations applied');
+    } catch (error) {
+      // Opened here, so closed here: a caller that tries again must not leak a pool per try.
+      if (!options.database) await database.close().catch(() => {});
+      throw error;
+    }
   }
   const queue =
     options.queue ??

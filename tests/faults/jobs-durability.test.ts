@@ -70,7 +70,7 @@ async function catState(
  * after an outage a job's next try can be up to 30 s away, and four busy photos take a while on a
  * loaded machine).
  */
-async function settledState(base: string, catId: number, what: string) {
+async function settledState(base: string, catId: number, what: string, logs: () => string = () => '') {
   let last: unknown = null;
   try {
     await waitFor(
@@ -83,7 +83,7 @@ async function settledState(base: string, catId: number, what: string) {
       what,
     );
   } catch (error) {
-    throw new Error(`${(error as Error).message}; the cat was last ${JSON.stringify(last)}`, {
+    throw new Error(`${(error as Error).message}; the cat was last ${JSON.stringify(last)}${logs()}`, {
       cause: error,
     });
   }
@@ -165,10 +165,57 @@ describe('Postgres away for longer than the attempt budget while jobs are in fli
     await new Promise((r) => setTimeout(r, 12_000));
     await pg.start();
 
-    expect(await settledState(api.baseUrl, cat, 'every job to complete')).toEqual({
+    const logs = () => `\napi: ${api.output().slice(-3000)}\nworker: ${worker.output().slice(-3000)}`;
+    expect(await settledState(api.baseUrl, cat, 'every job to complete', logs)).toEqual({
       rating: 5,
       review_count: 1,
       photos: ['ready', 'ready', 'ready', 'ready'],
     });
+  });
+});
+
+describe('a worker started while Postgres is down', () => {
+  let pg: PostgresInstance;
+  let redis: RedisInstance;
+  let api: AppProcess;
+  let worker: AppProcess | undefined;
+  beforeAll(async () => {
+    pg = await startPostgres();
+    redis = await startRedis();
+    api = await startAppProcess('api', { DATABASE_URL: pg.url, REDIS_URL: redis.url });
+  });
+  afterAll(async () => {
+    await worker?.kill();
+    await api?.kill();
+    await redis?.destroy();
+    await pg?.destroy();
+  });
+
+  it('waits for the database instead of exiting, then does the work', async () => {
+    const { token } = await register(api.baseUrl, 'pglate');
+    const cat = (
+      await post(api.baseUrl, token, '/api/cats', {
+        name: 'Late Cat',
+        bodega_name: 'Late Deli',
+        address: '3 Wait St',
+      })
+    ).cat.id as number;
+    await upload(api.baseUrl, token, cat, await busyPhoto(8));
+    await post(api.baseUrl, token, '/api/reviews', { cat_id: cat, rating: 4 });
+
+    await pg.stop('fast');
+    const late = await startAppProcess('worker', { DATABASE_URL: pg.url, REDIS_URL: redis.url });
+    worker = late;
+    await waitFor(
+      async () => late.output().includes('the database cannot be reached'),
+      60_000,
+      'the worker to wait',
+    );
+    expect(late.child.exitCode).toBeNull();
+    await pg.start();
+
+    const logs = () => `\nworker: ${late.output().slice(-3000)}`;
+    const state = await settledState(api.baseUrl, cat, 'the late worker to do the work', logs);
+    expect(state).toEqual({ rating: 4, review_count: 1, photos: ['ready'] });
   });
 });
