@@ -13,10 +13,12 @@ async function withHeard<T>(
 ): Promise<T> {
   const heard: LiveMessage[] = [];
   // Passive: listening here never opens the connection; a screen that shows live data does.
-  const stop = useLiveStore.getState().subscribe((message) => void heard.push(message), { passive: true });
+  const stop = useLiveStore
+    .getState()
+    .subscribe((message) => void (message.type !== 'reset' && heard.push(message)), { passive: true });
   try {
     const data = await read();
-    return heard.some((message) => message.type !== 'reset') ? replay(data, heard) : data;
+    return heard.length > 0 ? replay(data, heard) : data;
   } finally {
     stop();
   }
@@ -25,7 +27,7 @@ async function withHeard<T>(
 function replayed<D>(queryKey: QueryKey, data: D, heard: LiveMessage[]): D {
   const scratch = new QueryClient();
   scratch.setQueryData(queryKey, data);
-  for (const message of heard) if (message.type !== 'reset') applyLiveMessage(scratch, message);
+  for (const message of heard) applyLiveMessage(scratch, message);
   return scratch.getQueryData<D>(queryKey) as D;
 }
 

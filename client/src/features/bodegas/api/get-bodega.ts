@@ -13,7 +13,7 @@ export function getBodega(id: number, signal?: AbortSignal): Promise<BodegaRespo
 export function bodegaQuery(id: number) {
   return queryOptions({
     queryKey: queryKeys.bodega(id),
-    queryFn: ({ signal }) =>
-      readThroughLive(queryKeys.bodega(id), () => nullWhenMissing(getBodega(id, signal))),
+    queryFn: ({ queryKey, signal }) =>
+      readThroughLive(queryKey, () => nullWhenMissing(getBodega(id, signal))),
   });
 }

@@ -13,6 +13,6 @@ export function getCat(id: number, signal?: AbortSignal): Promise<CatResponse> {
 export function catQuery(id: number) {
   return queryOptions({
     queryKey: queryKeys.cat(id),
-    queryFn: ({ signal }) => readThroughLive(queryKeys.cat(id), () => nullWhenMissing(getCat(id, signal))),
+    queryFn: ({ queryKey, signal }) => readThroughLive(queryKey, () => nullWhenMissing(getCat(id, signal))),
   });
 }

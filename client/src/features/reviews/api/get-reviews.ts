@@ -25,10 +25,8 @@ export function getReviews(
 export function reviewsQuery(type: TargetType, targetId: number) {
   return infiniteQueryOptions({
     queryKey: queryKeys.reviews(type, targetId),
-    queryFn: ({ pageParam, signal }) =>
-      readPageThroughLive(queryKeys.reviews(type, targetId), pageParam, () =>
-        getReviews(type, targetId, pageParam, signal),
-      ),
+    queryFn: ({ queryKey, pageParam, signal }) =>
+      readPageThroughLive(queryKey, pageParam, () => getReviews(type, targetId, pageParam, signal)),
     initialPageParam: 1,
     getNextPageParam: ({ pagination }: ReviewPage) =>
       pagination.page < pagination.pages ? pagination.page + 1 : undefined,
