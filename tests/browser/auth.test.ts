@@ -1,30 +1,17 @@
 // Signing up, out and in through the real screens, and the guard on signed-in routes.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import {
+  browserSuite,
   gotoRoute,
-  launchBrowser,
   newPage,
   registerUser,
-  startServer,
-  VIEWPORTS,
-  type RunningServer,
-  type ViewportName,
   toast,
+  type ViewportName,
+  VIEWPORTS,
 } from './harness.ts';
 
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const suite = browserSuite();
 
 async function fillRegistration(
   page: Page,
@@ -38,9 +25,9 @@ async function fillRegistration(
 
 describe('accounts in the browser', () => {
   it('registers, showing both validation toasts first, then logs out and back in', async () => {
-    const { context, page } = await newPage(browser);
+    const { context, page } = await newPage(suite.browser);
     const username = `reg${Date.now().toString(36)}`;
-    await gotoRoute(page, server, '/register');
+    await gotoRoute(page, suite.server, '/register');
     await page.getByRole('heading', { name: 'Create your account' }).waitFor();
 
     await fillRegistration(page, {
@@ -94,9 +81,9 @@ describe('accounts in the browser', () => {
   });
 
   it('keeps the session across a reload', async () => {
-    const user = await registerUser(server, 'reload');
-    const { context, page } = await newPage(browser, { token: user.token });
-    await gotoRoute(page, server, '/');
+    const user = await registerUser(suite.server, 'reload');
+    const { context, page } = await newPage(suite.browser, { token: user.token });
+    await gotoRoute(page, suite.server, '/');
     await page.getByRole('navigation', { name: 'Main' }).getByText(user.username).waitFor();
     await page.reload();
     await page.getByRole('navigation', { name: 'Main' }).getByText(user.username).waitFor();
@@ -104,11 +91,11 @@ describe('accounts in the browser', () => {
   });
 
   it('sends a signed-out visitor from a guarded page to /login, replacing history', async () => {
-    const { context, page } = await newPage(browser);
-    await gotoRoute(page, server, '/');
+    const { context, page } = await newPage(suite.browser);
+    await gotoRoute(page, suite.server, '/');
     await page.getByRole('heading', { name: 'Find Bodega Cats in NYC' }).waitFor();
     for (const route of ['/saved', '/recently-viewed', '/upload', '/settings']) {
-      await gotoRoute(page, server, route);
+      await gotoRoute(page, suite.server, route);
       await page.waitForURL(/#\/login$/);
       await page.getByRole('heading', { name: 'Sign in to your account' }).waitFor();
     }
@@ -116,8 +103,8 @@ describe('accounts in the browser', () => {
   });
 
   it('signs out cleanly when the stored token is no longer accepted', async () => {
-    const { context, page } = await newPage(browser, { token: 'not-a-real-token' });
-    await gotoRoute(page, server, '/saved');
+    const { context, page } = await newPage(suite.browser, { token: 'not-a-real-token' });
+    await gotoRoute(page, suite.server, '/saved');
     await page.waitForURL(/#\/login$/);
     expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
     await context.close();
@@ -130,9 +117,9 @@ describe('accounts in the browser', () => {
       { route: '/register', ready: (p: Page) => p.getByRole('button', { name: 'Create account' }) },
     ];
     for (const viewport of Object.keys(VIEWPORTS) as ViewportName[]) {
-      const { context, page } = await newPage(browser, { viewport });
+      const { context, page } = await newPage(suite.browser, { viewport });
       for (const { route, ready } of screens) {
-        await gotoRoute(page, server, route);
+        await gotoRoute(page, suite.server, route);
         await ready(page).waitFor();
         expect(await ready(page).isVisible()).toBe(true);
         const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
@@ -143,10 +130,10 @@ describe('accounts in the browser', () => {
   });
 
   it('shows a signed-in user every link on a desktop, and behind the menu button on a phone', async () => {
-    const user = await registerUser(server, 'navs');
+    const user = await registerUser(suite.server, 'navs');
     for (const viewport of Object.keys(VIEWPORTS) as ViewportName[]) {
-      const { context, page } = await newPage(browser, { viewport, token: user.token });
-      await gotoRoute(page, server, '/');
+      const { context, page } = await newPage(suite.browser, { viewport, token: user.token });
+      await gotoRoute(page, suite.server, '/');
       await page.getByRole('heading', { name: 'Find Bodega Cats in NYC' }).waitFor();
       const nav = page.getByRole('navigation', { name: 'Main' });
       const menuButton = page.getByRole('button', { name: 'Open menu' });

@@ -3,20 +3,10 @@
 // save and unsave, edit and delete as its creator, and the 'Unauthorized' page for anyone else.
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import {
-  callApi,
-  gotoRoute,
-  launchBrowser,
-  newPage,
-  registerUser,
-  startServer,
-  type RunningServer,
-  type TestUser,
-} from './harness.ts';
+import type { BrowserContext, Page } from 'playwright-core';
+import { browserSuite, callApi, gotoRoute, newPage, registerUser, type TestUser } from './harness.ts';
 
-let server: RunningServer;
-let browser: Browser;
+const suite = browserSuite();
 let creator: TestUser;
 let other: TestUser;
 let creatorPage: { context: BrowserContext; page: Page };
@@ -49,23 +39,19 @@ async function confirmNext(page: Page, expected: string, accept = true): Promise
 const gallery = (page: Page) => page.getByRole('list', { name: `Photos of ${CAT.name}` });
 
 beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-  creator = await registerUser(server, 'maker');
-  other = await registerUser(server, 'other');
-  creatorPage = await newPage(browser, { token: creator.token });
+  creator = await registerUser(suite.server, 'maker');
+  other = await registerUser(suite.server, 'other');
+  creatorPage = await newPage(suite.browser, { token: creator.token });
 });
 
 afterAll(async () => {
   await creatorPage?.context.close();
-  await browser?.close();
-  await server?.stop();
 });
 
 describe('contributing a cat', () => {
   it('adds a cat on the Upload screen, and the form resets', async () => {
     const { page } = creatorPage;
-    await gotoRoute(page, server, '/upload');
+    await gotoRoute(page, suite.server, '/upload');
     const form = page.getByRole('form', { name: 'Upload Cat' });
     await form.getByLabel('Cat Name').fill(CAT.name);
     await form.getByLabel('Bodega Name').fill(CAT.bodega);
@@ -86,7 +72,7 @@ describe('contributing a cat', () => {
 
   it('finds it in search and opens its page with every detail', async () => {
     const { page } = creatorPage;
-    await gotoRoute(page, server, '/search');
+    await gotoRoute(page, suite.server, '/search');
     await page.getByLabel('Search cats and bodegas').fill(CAT.name);
     await page.getByRole('button', { name: 'Search', exact: true }).click();
     await page.getByTestId('cat-card').filter({ hasText: CAT.name }).click();
@@ -146,7 +132,7 @@ describe('contributing a cat', () => {
     await expect.poll(() => hero.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(1280);
   });
 
-  it('rejects a wrong file in the browser before sending it', async () => {
+  it('rejects a wrong file in the suite.browser before sending it', async () => {
     const { page } = creatorPage;
     await page.getByLabel('Photo', { exact: true }).setInputFiles({
       name: 'notes.txt',
@@ -185,7 +171,7 @@ describe('contributing a cat', () => {
     expect(
       await page.getByRole('button', { name: 'Remove from Saved' }).first().getAttribute('aria-pressed'),
     ).toBe('true');
-    await gotoRoute(page, server, '/saved');
+    await gotoRoute(page, suite.server, '/saved');
     await page.getByRole('tab', { name: 'Saved Cats (1)' }).waitFor();
     await page.getByRole('tab', { name: 'Saved Bodegas (0)' }).waitFor();
     await page.getByRole('heading', { name: CAT.name }).waitFor();
@@ -196,7 +182,7 @@ describe('contributing a cat', () => {
     await page.getByText('No saved cats yet').waitFor();
     await page.getByRole('tab', { name: 'Saved Cats (0)' }).waitFor();
 
-    await gotoRoute(page, server, `/cat/${catId}`);
+    await gotoRoute(page, suite.server, `/cat/${catId}`);
     await page.getByRole('heading', { level: 1, name: CAT.name }).waitFor();
     const quick = page.getByRole('region', { name: 'Quick Actions' });
     await quick.getByRole('button', { name: 'Save Cat' }).click();
@@ -230,8 +216,8 @@ describe('contributing a cat', () => {
   });
 
   it("shows 'Unauthorized' to another user and hides the creator's controls", async () => {
-    const { context, page } = await newPage(browser, { token: other.token });
-    await gotoRoute(page, server, `/cat/${catId}`);
+    const { context, page } = await newPage(suite.browser, { token: other.token });
+    await gotoRoute(page, suite.server, `/cat/${catId}`);
     await page.getByRole('heading', { level: 1, name: CAT.name }).waitFor();
     expect(await page.getByRole('link', { name: 'Edit cat' }).count()).toBe(0);
     await gallery(page).waitFor();
@@ -241,7 +227,7 @@ describe('contributing a cat', () => {
         .filter({ hasText: /Delete|Set as primary/ })
         .count(),
     ).toBe(0);
-    await gotoRoute(page, server, `/cat/${catId}/edit`);
+    await gotoRoute(page, suite.server, `/cat/${catId}/edit`);
     await page.getByRole('heading', { name: 'Unauthorized' }).waitFor();
     await page.getByText('You can only edit cats that you created.').waitFor();
     await context.close();
@@ -249,7 +235,7 @@ describe('contributing a cat', () => {
 
   it('edits the cat as its creator', async () => {
     const { page } = creatorPage;
-    await gotoRoute(page, server, `/cat/${catId}`);
+    await gotoRoute(page, suite.server, `/cat/${catId}`);
     await page.getByRole('link', { name: 'Edit cat' }).click();
     await page.getByText('Bodega information cannot be changed from this form').waitFor();
     await page.getByLabel('Cat Name').fill('Sir Marmalade');
@@ -262,10 +248,10 @@ describe('contributing a cat', () => {
 
   it('tells the creator when the cat changed since the edit page opened', async () => {
     const { page } = creatorPage;
-    await gotoRoute(page, server, `/cat/${catId}/edit`);
+    await gotoRoute(page, suite.server, `/cat/${catId}/edit`);
     await page.getByLabel('Cat Name').waitFor();
     const changed = await callApi(
-      server,
+      suite.server,
       'PUT',
       `/api/cats/${catId}`,
       { name: 'Marmalade II' },
@@ -282,7 +268,7 @@ describe('contributing a cat', () => {
 
   it('deletes a photo after confirming', async () => {
     const { page } = creatorPage;
-    await gotoRoute(page, server, `/cat/${catId}`);
+    await gotoRoute(page, suite.server, `/cat/${catId}`);
     const first = gallery(page).locator('li').filter({ hasText: 'Sunbathing' });
     await confirmNext(page, 'Are you sure you want to delete this photo?', false);
     await first.getByRole('button', { name: /Delete/ }).click();
@@ -296,7 +282,7 @@ describe('contributing a cat', () => {
 
   it('lists what was viewed with relative times, then clears the history', async () => {
     const { page } = creatorPage;
-    await gotoRoute(page, server, '/recently-viewed');
+    await gotoRoute(page, suite.server, '/recently-viewed');
     await page.getByRole('heading', { level: 1, name: 'Recently Viewed' }).waitFor();
     const cat = page
       .locator('.item-card')
@@ -317,12 +303,12 @@ describe('contributing a cat', () => {
 
   it('deletes the cat as its creator after confirming', async () => {
     const { page } = creatorPage;
-    await gotoRoute(page, server, `/cat/${catId}/edit`);
+    await gotoRoute(page, suite.server, `/cat/${catId}/edit`);
     await confirmNext(page, 'Are you sure you want to delete this cat? This action cannot be undone.');
     await page.getByRole('button', { name: 'Delete Cat' }).click();
     await toast(page, 'Cat deleted successfully!');
     await page.waitForURL(/#\/search/);
-    await gotoRoute(page, server, `/cat/${catId}`);
+    await gotoRoute(page, suite.server, `/cat/${catId}`);
     await page.getByRole('heading', { name: 'Cat Not Found' }).waitFor();
     await page.getByText("The cat you're looking for doesn't exist.").waitFor();
   });
@@ -332,7 +318,7 @@ describe('live updates on an open page', () => {
   /** The creator adds a cat through the API; returns its id. */
   async function addCat(name: string, bodegaName: string, address: string): Promise<number> {
     const added = await callApi(
-      server,
+      suite.server,
       'POST',
       '/api/cats',
       { name, bodega_name: bodegaName, address },
@@ -343,11 +329,11 @@ describe('live updates on an open page', () => {
 
   it("shows another user's review and the new rating without a reload", async () => {
     const id = await addCat('Pickles', 'Live Deli', '9 Live St, New York, NY');
-    const watcher = await newPage(browser);
-    await gotoRoute(watcher.page, server, `/cat/${id}`);
+    const watcher = await newPage(suite.browser);
+    await gotoRoute(watcher.page, suite.server, `/cat/${id}`);
     await watcher.page.getByText('No reviews yet. Be the first to review!').waitFor();
     const posted = await callApi(
-      server,
+      suite.server,
       'POST',
       '/api/reviews',
       { cat_id: id, rating: 2, comment: 'Hissed at me.' },
@@ -362,7 +348,7 @@ describe('live updates on an open page', () => {
   });
   it('keeps a review posted while the page was still loading its reviews', async () => {
     const id = await addCat('Olive', 'Slow Deli', '10 Live St, New York, NY');
-    const watcher = await newPage(browser);
+    const watcher = await newPage(suite.browser);
     // The page's first read of the reviews is answered before the review is posted, and reaches
     // the page only after the review has come live.
     let read!: () => void;
@@ -375,10 +361,10 @@ describe('live updates on an open page', () => {
       await released;
       await route.fulfill({ response });
     });
-    await gotoRoute(watcher.page, server, `/cat/${id}`);
+    await gotoRoute(watcher.page, suite.server, `/cat/${id}`);
     await wasRead;
     const posted = await callApi(
-      server,
+      suite.server,
       'POST',
       '/api/reviews',
       { cat_id: id, rating: 4, comment: 'Came live first.' },
@@ -398,7 +384,7 @@ describe('live updates on an open page', () => {
 describe("a bodega's creator", () => {
   it('adds a bodega, edits it, and deletes it; anyone else is unauthorized', async () => {
     const { page } = creatorPage;
-    await gotoRoute(page, server, '/upload');
+    await gotoRoute(page, suite.server, '/upload');
     await page.getByRole('tab', { name: 'Upload Bodega' }).click();
     const form = page.getByRole('form', { name: 'Upload Bodega' });
     expect(await form.getByLabel('Number of Cats').inputValue()).toBe('1');
@@ -413,8 +399,8 @@ describe("a bodega's creator", () => {
     await page.getByText('No cats listed yet.').waitFor();
     const id = Number(page.url().split('/').pop());
 
-    const stranger = await newPage(browser, { token: other.token });
-    await gotoRoute(stranger.page, server, `/bodega/${id}/edit`);
+    const stranger = await newPage(suite.browser, { token: other.token });
+    await gotoRoute(stranger.page, suite.server, `/bodega/${id}/edit`);
     await stranger.page.getByRole('heading', { name: 'Unauthorized' }).waitFor();
     await stranger.page.getByText('You can only edit bodegas that you created.').waitFor();
     await stranger.context.close();
@@ -434,7 +420,7 @@ describe("a bodega's creator", () => {
     await page.getByRole('button', { name: 'Delete Bodega' }).click();
     await toast(page, 'Bodega deleted successfully!');
     await page.waitForURL(/#\/search/);
-    await gotoRoute(page, server, `/bodega/${id}`);
+    await gotoRoute(page, suite.server, `/bodega/${id}`);
     await page.getByRole('heading', { name: 'Bodega Not Found' }).waitFor();
   });
 });

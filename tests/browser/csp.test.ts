@@ -1,39 +1,20 @@
 // The Content Security Policy allows styles from the app's own files only ('unsafe-inline' is gone
 // without a maps key): every main screen, its toasts included, must render with no violation.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
-import {
-  callApi,
-  gotoRoute,
-  launchBrowser,
-  newPage,
-  registerUser,
-  startServer,
-  type RunningServer,
-  type TestUser,
-  toast,
-} from './harness.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { browserSuite, callApi, gotoRoute, newPage, registerUser, type TestUser, toast } from './harness.ts';
 
-let server: RunningServer;
-let browser: Browser;
+const suite = browserSuite({ SEED_ON_EMPTY: 'true' });
 let user: TestUser;
 
 beforeAll(async () => {
-  server = await startServer({ SEED_ON_EMPTY: 'true' });
-  browser = await launchBrowser();
-  user = await registerUser(server, 'csp');
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
+  user = await registerUser(suite.server, 'csp');
 });
 
 type Violation = { directive: string; blocked: string; where: string; element: string };
 
 /** A page that records every CSP violation, from the first byte, and every console complaint. */
 async function watchedPage(token?: string) {
-  const { context, page } = await newPage(browser, { token });
+  const { context, page } = await newPage(suite.browser, { token });
   await context.addInitScript(() => {
     const seen: unknown[] = [];
     (window as unknown as { cspViolations: unknown[] }).cspViolations = seen;
@@ -58,7 +39,7 @@ async function watchedPage(token?: string) {
 
 describe('content security policy', () => {
   it('sends style-src without unsafe-inline', async () => {
-    const res = await fetch(`${server.baseUrl}/`);
+    const res = await fetch(`${suite.server.baseUrl}/`);
     const policy = res.headers.get('content-security-policy') ?? '';
     expect(/style-src ([^;]*)/.exec(policy)?.[1]).toBe("'self'");
     expect(policy).not.toContain('unsafe-inline');
@@ -66,20 +47,20 @@ describe('content security policy', () => {
 
   it('shows the signed-out screens and their toasts with no violation', async () => {
     const { context, page, complaints, violations } = await watchedPage();
-    await gotoRoute(page, server, '/');
+    await gotoRoute(page, suite.server, '/');
     await page.getByRole('navigation', { name: 'Main' }).waitFor();
-    await gotoRoute(page, server, '/search?q=tabby');
+    await gotoRoute(page, suite.server, '/search?q=tabby');
     await page.locator('svg.fmap__canvas').waitFor();
     await page.locator('.fmap__scale-bar').waitFor();
 
-    const cats = await callApi(server, 'GET', '/api/search/cats?per_page=1');
+    const cats = await callApi(suite.server, 'GET', '/api/search/cats?per_page=1');
     const cat = cats.body.cats[0];
-    await gotoRoute(page, server, `/cat/${cat.id}`);
+    await gotoRoute(page, suite.server, `/cat/${cat.id}`);
     await page.getByRole('heading', { level: 1, name: cat.name }).waitFor();
-    await gotoRoute(page, server, `/bodega/${cat.bodega_id}`);
+    await gotoRoute(page, suite.server, `/bodega/${cat.bodega_id}`);
     await page.getByRole('heading', { level: 1 }).waitFor();
 
-    await gotoRoute(page, server, '/login');
+    await gotoRoute(page, suite.server, '/login');
     await page.getByLabel('Username or Email').fill(user.username);
     await page.getByLabel('Password', { exact: true }).fill('wrong-password');
     await page.getByRole('button', { name: 'Sign in' }).click();
@@ -102,7 +83,7 @@ describe('content security policy', () => {
       ['/recently-viewed', 'Recently Viewed'],
       ['/settings', 'Account settings'],
     ] as const) {
-      await gotoRoute(page, server, route);
+      await gotoRoute(page, suite.server, route);
       await page.getByRole('heading', { level: 1, name: heading }).waitFor();
     }
     expect(await violations()).toEqual([]);

@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 import type { Json } from '../helpers/json.ts';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -128,6 +129,37 @@ export async function startServer(extraEnv: Record<string, string> = {}): Promis
 
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
+}
+
+export type BrowserSuite = { readonly server: RunningServer; readonly browser: Browser };
+
+/**
+ * One server and one browser for the calling test file: started before its first test and
+ * stopped after its last, browser first. `extraEnv` configures the server (see startServer).
+ */
+export function browserSuite(extraEnv: Record<string, string> = {}): BrowserSuite {
+  let server: RunningServer | undefined;
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    server = await startServer(extraEnv);
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+  const started = <T>(value: T | undefined, what: string): T => {
+    if (value === undefined) throw new Error(`the browser suite's ${what} is not started yet`);
+    return value;
+  };
+  return {
+    get server() {
+      return started(server, 'server');
+    },
+    get browser() {
+      return started(browser, 'browser');
+    },
+  };
 }
 
 export type PageOptions = { viewport?: ViewportName; token?: string };

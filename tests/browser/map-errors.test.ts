@@ -1,21 +1,10 @@
 // The search map with a Google Maps key configured: the script is served by the test (no network
 // here) to act out Google's answers, and each failure must leave a red box plus the built-in map.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { gotoRoute, launchBrowser, newPage, startServer, type RunningServer } from './harness.ts';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { browserSuite, gotoRoute, newPage } from './harness.ts';
 
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startServer({ GOOGLE_MAPS_API_KEY: 'test-key-not-real' });
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const suite = browserSuite({ GOOGLE_MAPS_API_KEY: 'test-key-not-real' });
 
 /** A maps script that reports an authentication problem the way Google's does. */
 function authFailureScript(errorName: string): string {
@@ -31,7 +20,7 @@ async function openWithMapsScript(page: Page, body: string | null): Promise<stri
       ? route.abort('connectionrefused')
       : route.fulfill({ status: 200, contentType: 'text/javascript', body });
   });
-  await gotoRoute(page, server, '/search');
+  await gotoRoute(page, suite.server, '/search');
   return requested;
 }
 
@@ -41,7 +30,7 @@ describe('map errors', () => {
     ['RefererNotAllowedMapError', 'Map request denied'],
     ['OverQuotaMapError', 'usage quota for this site has been exceeded'],
   ])('tells %s apart and falls back to the built-in map', async (errorName, message) => {
-    const { context, page } = await newPage(browser);
+    const { context, page } = await newPage(suite.browser);
     const requested = await openWithMapsScript(page, authFailureScript(errorName));
     const alert = page.locator('.map-error[role="alert"]');
     await alert.waitFor({ timeout: 15_000 });
@@ -55,7 +44,7 @@ describe('map errors', () => {
   });
 
   it('retries a script that will not load 3 times, then reports it', async () => {
-    const { context, page } = await newPage(browser);
+    const { context, page } = await newPage(suite.browser);
     const requested = await openWithMapsScript(page, null);
     const alert = page.locator('.map-error[role="alert"]');
     await alert.waitFor({ timeout: 15_000 });

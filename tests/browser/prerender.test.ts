@@ -4,31 +4,18 @@
 // sees the signed-out screen.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import {
+  browserSuite,
   gotoRoute,
-  launchBrowser,
   newPage,
   registerUser,
   SCREENSHOT_DIR,
-  startServer,
-  type RunningServer,
   type ViewportName,
 } from './harness.ts';
 
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const suite = browserSuite();
 
 /** One change of #root's own children: what it held afterwards. */
 type RootChange = {
@@ -86,9 +73,9 @@ function firstContentfulPaint(page: Page): Promise<number | undefined> {
 }
 
 async function openRecorded(route: string, options: { viewport?: ViewportName; token?: string } = {}) {
-  const opened = await newPage(browser, options);
+  const opened = await newPage(suite.browser, options);
   await opened.page.addInitScript(recordRootChanges);
-  await gotoRoute(opened.page, server, route);
+  await gotoRoute(opened.page, suite.server, route);
   return opened;
 }
 
@@ -129,7 +116,7 @@ describe('prerendered screens', () => {
   });
 
   it('never shows the signed-out screen to a visitor with a stored token', async () => {
-    const user = await registerUser(server, 'prerender');
+    const user = await registerUser(suite.server, 'prerender');
     for (const route of ['/', '/search']) {
       const { context, page } = await openRecorded(route, { token: user.token });
       await page.getByRole('navigation', { name: 'Main' }).getByText(user.username).waitFor();
@@ -152,11 +139,11 @@ describe('prerendered screens', () => {
     it(`looks the same before and after the app takes over (home, ${viewport})`, async () => {
       const shot = { fullPage: true, animations: 'disabled' } as const;
       // Without the app's modules the page stays as prerendered.
-      const before = await newPage(browser, { viewport });
+      const before = await newPage(suite.browser, { viewport });
       await before.page.route(/\/assets\/.+\.js$/, (route) =>
         route.request().url().includes('/show-frame-') ? route.continue() : route.abort(),
       );
-      await gotoRoute(before.page, server, '/');
+      await gotoRoute(before.page, suite.server, '/');
       await before.page.getByRole('heading', { name: 'Find Bodega Cats in NYC' }).waitFor();
       const prerendered = await before.page.screenshot(shot);
       savePng(`prerendered-home-${viewport}`, prerendered);

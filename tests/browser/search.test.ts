@@ -1,22 +1,19 @@
 // The search screen against the real server: text search with filters, the built-in map
 // plotting every result, and a second browser seeing a cat added elsewhere appear live.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import {
+  browserSuite,
   callApi,
   gotoRoute,
-  launchBrowser,
   newPage,
   registerUser,
-  startServer,
-  VIEWPORTS,
-  type RunningServer,
   type TestUser,
   type ViewportName,
+  VIEWPORTS,
 } from './harness.ts';
 
-let server: RunningServer;
-let browser: Browser;
+const suite = browserSuite();
 let owner: TestUser;
 
 type NewCat = {
@@ -66,7 +63,7 @@ const CATS: NewCat[] = [
 
 async function addCat(cat: NewCat, token = owner.token) {
   const reply = await callApi(
-    server,
+    suite.server,
     'POST',
     '/api/cats',
     { description: 'A friendly shop cat.', ...cat },
@@ -77,15 +74,8 @@ async function addCat(cat: NewCat, token = owner.token) {
 }
 
 beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-  owner = await registerUser(server, 'owner');
+  owner = await registerUser(suite.server, 'owner');
   for (const cat of CATS) await addCat(cat);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
 });
 
 function resultsHeading(page: Page) {
@@ -100,8 +90,8 @@ const markers = (page: Page) => page.locator('svg.fmap__canvas .fmap-marker');
 
 describe('searching in the browser', () => {
   it('runs a text search, narrows it with filters, and keeps it in the URL', async () => {
-    const { context, page } = await newPage(browser);
-    await gotoRoute(page, server, '/search');
+    const { context, page } = await newPage(suite.browser);
+    await gotoRoute(page, suite.server, '/search');
     await page.getByRole('heading', { name: 'Search Bodega Cats' }).waitFor();
     await waitForCount(page, 'Cats', CATS.length);
 
@@ -130,13 +120,13 @@ describe('searching in the browser', () => {
   });
 
   it('searches bodegas on their tab, with the verified and cat-count filters', async () => {
-    const { context, page } = await newPage(browser);
-    await gotoRoute(page, server, '/search?tab=bodegas');
+    const { context, page } = await newPage(suite.browser);
+    await gotoRoute(page, suite.server, '/search?tab=bodegas');
     await waitForCount(page, 'Bodegas', 4);
     expect(await page.getByRole('tab', { name: 'Search Bodegas' }).getAttribute('aria-selected')).toBe(
       'true',
     );
-    await gotoRoute(page, server, '/search?tab=bodegas&min_cats=2');
+    await gotoRoute(page, suite.server, '/search?tab=bodegas&min_cats=2');
     await waitForCount(page, 'Bodegas', 1);
     await page.getByTestId('bodega-card').getByText('Sunrise Deli').waitFor();
     await page.getByRole('tab', { name: 'Search Cats' }).click();
@@ -145,8 +135,8 @@ describe('searching in the browser', () => {
   });
 
   it('plots every located result on the built-in map, with legend and location list', async () => {
-    const { context, page } = await newPage(browser);
-    await gotoRoute(page, server, '/search');
+    const { context, page } = await newPage(suite.browser);
+    await gotoRoute(page, suite.server, '/search');
     await waitForCount(page, 'Cats', CATS.length);
     const located = CATS.filter((c) => c.latitude !== undefined).length;
     await expect.poll(() => markers(page).count()).toBe(located);
@@ -183,13 +173,13 @@ describe('searching in the browser', () => {
     await context.close();
   });
 
-  it('shows a cat added elsewhere on a second browser live, with a polite announcement', async () => {
-    const watcher = await newPage(browser);
-    await gotoRoute(watcher.page, server, '/search');
+  it('shows a cat added elsewhere on a second suite.browser live, with a polite announcement', async () => {
+    const watcher = await newPage(suite.browser);
+    await gotoRoute(watcher.page, suite.server, '/search');
     await waitForCount(watcher.page, 'Cats', CATS.length);
     const before = await markers(watcher.page).count();
 
-    const other = await registerUser(server, 'other');
+    const other = await registerUser(suite.server, 'other');
     const cat = await addCat(
       {
         name: 'Biscuit',
@@ -214,23 +204,23 @@ describe('searching in the browser', () => {
     await waitForCount(watcher.page, 'Cats', CATS.length + 1);
     await watcher.page.getByTestId('cat-card').filter({ hasText: 'Biscuit' }).waitFor();
 
-    await callApi(server, 'DELETE', `/api/cats/${cat.id}`, undefined, other.token);
+    await callApi(suite.server, 'DELETE', `/api/cats/${cat.id}`, undefined, other.token);
     await waitForCount(watcher.page, 'Cats', CATS.length);
     await watcher.context.close();
   });
 
   it('explains a refused location, and sorts by distance once location is allowed', async () => {
-    const refused = await newPage(browser);
-    await gotoRoute(refused.page, server, '/search');
+    const refused = await newPage(suite.browser);
+    await gotoRoute(refused.page, suite.server, '/search');
     await waitForCount(refused.page, 'Cats', CATS.length);
     await refused.page.getByRole('button', { name: 'Location' }).click();
     await refused.page.getByRole('status').filter({ hasText: 'Location access denied' }).waitFor();
     await refused.context.close();
 
-    const { context, page } = await newPage(browser);
+    const { context, page } = await newPage(suite.browser);
     await context.grantPermissions(['geolocation']);
     await context.setGeolocation({ latitude: 40.7295, longitude: -73.9865 }); // next to Pepper
-    await gotoRoute(page, server, '/search');
+    await gotoRoute(page, suite.server, '/search');
     await waitForCount(page, 'Cats', CATS.length);
     await page.getByRole('button', { name: 'Location' }).click();
     await page
@@ -249,8 +239,8 @@ describe('searching in the browser', () => {
 
   it('suggests as you type: keyboard selection, ARIA state, and a chosen cat opens', async () => {
     for (const viewport of Object.keys(VIEWPORTS) as ViewportName[]) {
-      const { context, page } = await newPage(browser, { viewport });
-      await gotoRoute(page, server, '/search');
+      const { context, page } = await newPage(suite.browser, { viewport });
+      await gotoRoute(page, suite.server, '/search');
       await waitForCount(page, 'Cats', CATS.length);
       const box = page.getByRole('combobox', { name: 'Search cats and bodegas' });
       await box.pressSequentially('whisk', { delay: 30 });
@@ -284,8 +274,8 @@ describe('searching in the browser', () => {
   });
 
   it('applies a chosen breed suggestion as the filter', async () => {
-    const { context, page } = await newPage(browser);
-    await gotoRoute(page, server, '/search');
+    const { context, page } = await newPage(suite.browser);
+    await gotoRoute(page, suite.server, '/search');
     await waitForCount(page, 'Cats', CATS.length);
     const box = page.getByRole('combobox', { name: 'Search cats and bodegas' });
     await box.pressSequentially('siam', { delay: 30 });
@@ -298,8 +288,8 @@ describe('searching in the browser', () => {
 
   it('puts the map beside the results on a desktop and above them on a phone', async () => {
     for (const viewport of Object.keys(VIEWPORTS) as ViewportName[]) {
-      const { context, page } = await newPage(browser, { viewport });
-      await gotoRoute(page, server, '/search');
+      const { context, page } = await newPage(suite.browser, { viewport });
+      await gotoRoute(page, suite.server, '/search');
       await resultsHeading(page).waitFor();
       await waitForCount(page, 'Cats', CATS.length);
       const map = (await page.locator('.search-page__map').boundingBox())!;

@@ -1,31 +1,10 @@
 // The account settings screen in a real browser: changing the password through the page, then
 // signing in with the new one, and signing out everywhere, which ends other browsers' sessions too.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import {
-  callApi,
-  gotoRoute,
-  launchBrowser,
-  newPage,
-  registerUser,
-  screenshot,
-  startServer,
-  type RunningServer,
-  toast,
-} from './harness.ts';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { browserSuite, callApi, gotoRoute, newPage, registerUser, screenshot, toast } from './harness.ts';
 
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const suite = browserSuite();
 
 async function changePasswordThroughForm(page: Page, current: string, next: string, confirm = next) {
   await page.getByLabel('Current password', { exact: true }).fill(current);
@@ -38,9 +17,9 @@ const storedToken = (page: Page) => page.evaluate(() => localStorage.getItem('to
 
 describe('account settings in the browser', () => {
   it('changes the password at phone width, then signs in with the new one', async () => {
-    const user = await registerUser(server, 'pwd');
-    const { context, page } = await newPage(browser, { viewport: 'phone', token: user.token });
-    await gotoRoute(page, server, '/');
+    const user = await registerUser(suite.server, 'pwd');
+    const { context, page } = await newPage(suite.browser, { viewport: 'phone', token: user.token });
+    await gotoRoute(page, suite.server, '/');
     await page.getByRole('button', { name: 'Open menu' }).click();
     await page
       .getByRole('navigation', { name: 'Main' })
@@ -63,8 +42,8 @@ describe('account settings in the browser', () => {
     const fresh = await storedToken(page);
     expect(fresh).toBeTruthy();
     expect(fresh).not.toBe(user.token);
-    expect((await callApi(server, 'GET', '/api/auth/profile', undefined, user.token)).status).toBe(401);
-    expect((await callApi(server, 'GET', '/api/auth/profile', undefined, fresh!)).status).toBe(200);
+    expect((await callApi(suite.server, 'GET', '/api/auth/profile', undefined, user.token)).status).toBe(401);
+    expect((await callApi(suite.server, 'GET', '/api/auth/profile', undefined, fresh!)).status).toBe(200);
     // The page carries on signed in with the fresh token: a signed-in list loads.
     const nav = page.getByRole('navigation', { name: 'Main' });
     await page.getByRole('button', { name: 'Open menu' }).click();
@@ -89,17 +68,17 @@ describe('account settings in the browser', () => {
   });
 
   it('signs out everywhere after a confirmation, ending another browser’s session too', async () => {
-    const user = await registerUser(server, 'away');
-    const other = await callApi(server, 'POST', '/api/auth/login', {
+    const user = await registerUser(suite.server, 'away');
+    const other = await callApi(suite.server, 'POST', '/api/auth/login', {
       username: user.username,
       password: user.password,
     });
-    const elsewhere = await newPage(browser, { token: other.body.access_token });
-    await gotoRoute(elsewhere.page, server, '/saved');
+    const elsewhere = await newPage(suite.browser, { token: other.body.access_token });
+    await gotoRoute(elsewhere.page, suite.server, '/saved');
     await elsewhere.page.getByRole('heading', { name: 'Your Saved Items' }).waitFor();
 
-    const { context, page } = await newPage(browser, { token: user.token });
-    await gotoRoute(page, server, '/settings');
+    const { context, page } = await newPage(suite.browser, { token: user.token });
+    await gotoRoute(page, suite.server, '/settings');
     const dialogs: string[] = [];
     page.once('dialog', (dialog) => {
       dialogs.push(dialog.message());
