@@ -76,6 +76,8 @@ const detail = {
   version: Type.Integer(),
   /** Whether the signed-in caller has saved it (false when signed out). */
   saved: Type.Boolean(),
+  /** Present (true) only when moderation hid it: its creator and moderators still see it. */
+  hidden: Type.Optional(Type.Boolean()),
 };
 export const CatDetail = Type.Object({ ...catSummaryFields, ...detail });
 export type CatDetail = Static<typeof CatDetail>;

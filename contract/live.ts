@@ -3,9 +3,12 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { BodegaChange, BodegaSummary, CatChange, CatSummary, Photo } from './catalogue.ts';
 import { Nullable, TargetType } from './common.ts';
+import { ModerationTargetType } from './moderation.ts';
 import { ReviewAuthor } from './reviews.ts';
 
 const TargetRef = { target_type: TargetType, target_id: Type.Integer() };
+/** Moderation reaches reviews and photos as well as cats and bodegas. */
+const ModeratedRef = { target_type: ModerationTargetType, target_id: Type.Integer() };
 
 /** Where a deleted cat or bodega was (its bodega's place as of the deletion), for an open map. */
 const Place = { latitude: Nullable(Type.Number()), longitude: Nullable(Type.Number()) };
@@ -43,6 +46,8 @@ export const LiveData = {
   'photo.ready': Type.Composite([Photo, Type.Object(TargetPrimary)]),
   'photo.primary': Type.Object({ id: Type.Integer(), ...TargetPrimary }),
   'photo.deleted': Type.Object({ id: Type.Integer(), ...TargetPrimary }),
+  'content.hidden': Type.Object(ModeratedRef),
+  'content.restored': Type.Object(ModeratedRef),
 } satisfies Record<string, TSchema>;
 
 export type LiveEventType = keyof typeof LiveData;

@@ -2,10 +2,15 @@
 // author (contract/reviews.ts).
 import { Type, type Static } from '@sinclair/typebox';
 
+export const Role = Type.Union([Type.Literal('member'), Type.Literal('moderator')]);
+export type Role = Static<typeof Role>;
+
 export const User = Type.Object({
   id: Type.Integer(),
   username: Type.String(),
   email: Type.Optional(Type.String()),
+  /** In the caller's own profile and auth answers. */
+  role: Type.Optional(Role),
 });
 export type User = Static<typeof User>;
 

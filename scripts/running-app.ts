@@ -44,9 +44,9 @@ export class RunningApp {
     return res;
   }
 
-  /** doctor, migrate, seed: one JSON answer. */
-  async call<T>(command: 'doctor' | 'migrate' | 'seed'): Promise<T> {
-    return (await (await this.post(command, {}, 10 * 60_000)).json()) as T;
+  /** doctor, migrate, seed, role: one JSON answer. */
+  async call<T>(command: 'doctor' | 'migrate' | 'seed' | 'role', body: object = {}): Promise<T> {
+    return (await (await this.post(command, body, 10 * 60_000)).json()) as T;
   }
 
   /** Runs a replay in the app, reporting its progress as a local one would. */

@@ -8,7 +8,7 @@ import cors from '@fastify/cors';
 import fastifyStatic from '@fastify/static';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import authPlugin from './plugins/auth.ts';
-import { tokenVersionOf } from './accounts/users.ts';
+import { sessionStateOf } from './accounts/users.ts';
 import { frameworkErrors, registerErrorHandling } from './http/error-handler.ts';
 import { validatorCompiler } from './http/validation.ts';
 import { apiRoutes } from './routes.ts';
@@ -114,7 +114,7 @@ export async function buildApp(services: Services, options: AppOptions = {}) {
   await app.register(authPlugin, {
     secret: config.jwtSecret,
     lifetimeSeconds: config.tokenLifetimeSeconds,
-    tokenVersionOf: (userId) => tokenVersionOf(services.database.db, userId),
+    sessionStateOf: (userId) => sessionStateOf(services.database.db, userId),
   });
   await registerSecurity(app as unknown as FastifyInstance);
   await registerDocs(app as unknown as FastifyInstance);

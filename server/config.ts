@@ -69,6 +69,8 @@ export type Config = {
   searchCacheEntries: number;
   /** Memory the search cache's answers may hold, in bytes (estimated). */
   searchCacheBytes: number;
+  /** Different users with open reports on an item that hide it until a moderator decides. */
+  reportsToHide: number;
   /** Photo uploads one user may make per minute and per day (server/photos/quota.ts); 0: no limit. */
   uploads: { perMinute: number; perDay: number };
   /** Postgres cancels an api statement running longer than this (the request gets 503); 0: no limit. */
@@ -206,6 +208,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         ? 0
         : positiveInt('SEARCH_CACHE_ENTRIES', env.SEARCH_CACHE_ENTRIES, 2000, problems),
     searchCacheBytes: positiveInt('SEARCH_CACHE_MB', env.SEARCH_CACHE_MB, 64, problems) * 1024 * 1024,
+    reportsToHide: positiveInt('REPORTS_TO_HIDE', env.REPORTS_TO_HIDE, 3, problems),
     uploads: {
       perMinute:
         env.UPLOADS_PER_MINUTE === '0'

@@ -4,6 +4,7 @@ import type { Projection } from './events/projection.ts';
 import { catalogueProjection } from './catalogue/projection.ts';
 import { photosProjection } from './photos/projection.ts';
 import { mapProjection } from './map/projection.ts';
+import { moderationProjection } from './moderation/projection.ts';
 import { savesProjection } from './lists/saves-projection.ts';
 import { reviewsProjection } from './reviews/projection.ts';
 import { searchWordsProjection } from './search/words-projection.ts';
@@ -15,4 +16,5 @@ export const projections: readonly Projection[] = [
   photosProjection,
   searchWordsProjection,
   mapProjection,
+  moderationProjection,
 ];

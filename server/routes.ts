@@ -14,6 +14,7 @@ import { forgetViews, recordView } from './lists/recently-viewed.ts';
 import { isSaved } from './lists/saves.ts';
 import reviewsRoutes from './reviews/routes.ts';
 import searchRoutes from './search/routes.ts';
+import moderationRoutes from './moderation/routes.ts';
 
 /** The catalogue shows a reader's saves and records their views through the lists domain. */
 const readerLists: ReaderLists = { isSaved, recordView, forgetViews };
@@ -30,4 +31,5 @@ export const apiRoutes: { prefix: string; plugin: FastifyPluginAsync }[] = [
   { prefix: '/reviews', plugin: reviewsRoutes },
   { prefix: '/search', plugin: searchRoutes },
   { prefix: '', plugin: mapRoutes },
+  { prefix: '', plugin: moderationRoutes },
 ];

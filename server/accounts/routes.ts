@@ -65,7 +65,7 @@ const accountRoutes: FastifyPluginAsync = async (app) => {
       try {
         return await runCommand(db, request, reply, async (trx) => {
           const id = await nextId(trx, 'user_ids');
-          const user = { id, username: account.username, email: account.email };
+          const user = { id, username: account.username, email: account.email, role: 'member' as const };
           await insertUser(trx, { ...user, passwordHash });
           return { status: 201, body: { access_token: app.issueToken(user), user } };
         });
@@ -94,7 +94,7 @@ const accountRoutes: FastifyPluginAsync = async (app) => {
         : await verifyAgainstDecoy(request.body.password);
       if (!found || !valid) throw new Unauthorized(INVALID_CREDENTIALS);
       await settleSuccessfulLogin(db, attempt);
-      const user = { id: found.id, username: found.username, email: found.email };
+      const user = { id: found.id, username: found.username, email: found.email, role: found.role };
       return { access_token: app.issueToken(user, found.tokenVersion), user };
     },
   );

@@ -2,23 +2,44 @@
 // The mapper below is the only way a user row leaves this module.
 import { sql, type Kysely } from 'kysely';
 import type { DB, UserRow } from '../db/schema.ts';
+import type { Role } from '../../contract/users.ts';
 
 /** A user as the caller may see themselves: never the password hash. */
-export type OwnUser = { id: number; username: string; email: string };
+export type OwnUser = { id: number; username: string; email: string; role: Role };
 
 export type UserWithCredentials = OwnUser & { passwordHash: string; tokenVersion: number };
 
-export function toOwnUser(row: Pick<UserRow, 'id' | 'username' | 'email'>): OwnUser {
-  return { id: Number(row.id), username: row.username, email: row.email };
+type RoleColumn = { moderator: boolean };
+
+/** Whether the user is a moderator: the moderation domain's projection keeps the list. */
+const isModerator = sql<boolean>`exists (select 1 from moderators m where m.user_id = users.id)`;
+
+export function toOwnUser(row: Pick<UserRow, 'id' | 'username' | 'email'> & RoleColumn): OwnUser {
+  return {
+    id: Number(row.id),
+    username: row.username,
+    email: row.email,
+    role: row.moderator ? 'moderator' : 'member',
+  };
 }
 
 export async function findUserById(db: Kysely<DB>, id: number): Promise<OwnUser | null> {
   const row = await db
     .selectFrom('users')
-    .select(['id', 'username', 'email'])
+    .select(['id', 'username', 'email', isModerator.as('moderator')])
     .where('id', '=', id)
     .executeTakeFirst();
   return row ? toOwnUser(row) : null;
+}
+
+/** A user's id by username (case-insensitive), for operator commands. */
+export async function findUserIdByUsername(db: Kysely<DB>, username: string): Promise<number | null> {
+  const row = await db
+    .selectFrom('users')
+    .select('id')
+    .where(sql`lower(username)`, '=', sql`lower(${username})`)
+    .executeTakeFirst();
+  return row ? Number(row.id) : null;
 }
 
 /** Sign-in accepts a username or an email address; usernames cannot contain '@'. */
@@ -41,11 +62,13 @@ export async function findCredentialsById(db: Kysely<DB>, id: number): Promise<U
 }
 
 function selectCredentials(db: Kysely<DB>) {
-  return db.selectFrom('users').select(['id', 'username', 'email', 'password_hash', 'token_version']);
+  return db
+    .selectFrom('users')
+    .select(['id', 'username', 'email', 'password_hash', 'token_version', isModerator.as('moderator')]);
 }
 
 function toCredentials(
-  row: Pick<UserRow, 'id' | 'username' | 'email' | 'password_hash' | 'token_version'>,
+  row: Pick<UserRow, 'id' | 'username' | 'email' | 'password_hash' | 'token_version'> & RoleColumn,
 ): UserWithCredentials {
   return { ...toOwnUser(row), passwordHash: row.password_hash, tokenVersion: Number(row.token_version) };
 }
@@ -82,10 +105,19 @@ export async function raiseTokenVersion(db: Kysely<DB>, id: number): Promise<num
   return row ? Number(row.token_version) : null;
 }
 
-/** The user's current token version, or null when there is no such user (any more). */
-export async function tokenVersionOf(db: Kysely<DB>, id: number): Promise<number | null> {
-  const row = await db.selectFrom('users').select('token_version').where('id', '=', id).executeTakeFirst();
-  return row ? Number(row.token_version) : null;
+/** The user's current token version and role, or null when there is no such user (any more). */
+export async function sessionStateOf(
+  db: Kysely<DB>,
+  id: number,
+): Promise<{ tokenVersion: number; role: Role } | null> {
+  const row = await db
+    .selectFrom('users')
+    .select(['token_version', isModerator.as('moderator')])
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return row
+    ? { tokenVersion: Number(row.token_version), role: row.moderator ? 'moderator' : 'member' }
+    : null;
 }
 
 /** Which of the given username and email another account already uses (case-insensitive). */

@@ -57,7 +57,7 @@ const bodegaRoutes: FastifyPluginAsync<{ lists: ReaderLists }> = async (app, { l
           hours: body.hours ?? '',
         };
         const id = await addBodega(writeContext(request, trx), fields, user.id);
-        return { status: 201, body: await itemResponse(bodega, trx, id, user.id) };
+        return { status: 201, body: await itemResponse(bodega, trx, id, user) };
       });
     },
   );
@@ -83,7 +83,7 @@ const bodegaRoutes: FastifyPluginAsync<{ lists: ReaderLists }> = async (app, { l
       return runCommand(db, request, reply, async (trx) => {
         const edit = { text, coordinates: given, geocoded };
         await editBodega(writeContext(request, trx), id, user.id, expected, edit);
-        return { status: 200, body: await itemResponse(bodega, trx, id, user.id) };
+        return { status: 200, body: await itemResponse(bodega, trx, id, user) };
       });
     },
   );

@@ -74,7 +74,7 @@ const catRoutes: FastifyPluginAsync<{ lists: ReaderLists }> = async (app, { list
           user.id,
         );
         const catId = await addCat(ctx, bodegaId, newCatFields(body), user.id);
-        return { status: 201, body: await itemResponse(cat, trx, catId, user.id) };
+        return { status: 201, body: await itemResponse(cat, trx, catId, user) };
       });
     },
   );
@@ -97,7 +97,7 @@ const catRoutes: FastifyPluginAsync<{ lists: ReaderLists }> = async (app, { list
       const edit = cleanText(request.body);
       return runCommand(db, request, reply, async (trx) => {
         await editCat(writeContext(request, trx), id, user.id, expected, edit);
-        return { status: 200, body: await itemResponse(cat, trx, id, user.id) };
+        return { status: 200, body: await itemResponse(cat, trx, id, user) };
       });
     },
   );

@@ -3,6 +3,7 @@
 import type { Kysely } from 'kysely';
 import type { DB, TargetType } from '../db/schema.ts';
 import type { BodegaDetail, BodegaResponse, CatDetail, CatResponse } from '../../contract/catalogue.ts';
+import type { Role } from '../../contract/users.ts';
 import { listPhotos } from '../photos/read.ts';
 import {
   findBodegaSummary,
@@ -12,8 +13,8 @@ import {
   toCatSummary,
 } from './read.ts';
 
-/** The caller's user id, or null when signed out (who never has anything saved). */
-export type Viewer = number | null;
+/** The caller, or null when signed out (who never has anything saved). */
+export type Viewer = { id: number; role: Role } | null;
 
 /**
  * What the catalogue asks of a signed-in reader's own lists. The lists domain answers (routes.ts
@@ -29,24 +30,36 @@ export type ReaderLists = {
 type Reader = { viewer: Viewer; lists: ReaderLists };
 
 async function savedBy(db: Kysely<DB>, reader: Reader, type: TargetType, id: number): Promise<boolean> {
-  return reader.viewer !== null && reader.lists.isSaved(db, reader.viewer, type, id);
+  return reader.viewer !== null && reader.lists.isSaved(db, reader.viewer.id, type, id);
 }
 
+/**
+ * Hidden content is shown to moderators and its creator only, marked `hidden: true`; to anyone
+ * else it is not there (null: a 404).
+ */
+function shownTo(viewer: Viewer, row: { hidden: boolean; created_by: number | null }): boolean {
+  if (!row.hidden || viewer?.role === 'moderator') return true;
+  return viewer !== null && row.created_by !== null && Number(row.created_by) === viewer.id;
+}
+
+const hiddenMark = (hidden: boolean) => (hidden ? { hidden: true } : {});
+
 export async function catResponse(db: Kysely<DB>, id: number, reader: Reader): Promise<CatResponse | null> {
-  const row = await selectCatSummaries(db)
+  const row = await selectCatSummaries(db, { withHidden: true })
     .leftJoin('users', 'users.id', 'cats.created_by')
-    .select(['users.username as creator_username', 'cats.version'])
+    .select(['users.username as creator_username', 'cats.version', 'cats.hidden'])
     .where('cats.id', '=', id)
     .executeTakeFirst();
-  if (!row) return null;
-  const bodega = await findBodegaSummary(db, Number(row.bodega_id));
+  if (!row || !shownTo(reader.viewer, row)) return null;
+  const bodega = await findBodegaSummary(db, Number(row.bodega_id), { withHidden: row.hidden });
   if (!bodega) return null;
   const cat: CatDetail = {
     ...toCatSummary(row),
     creator_username: row.creator_username ?? null,
-    photos: await listPhotos(db, 'cat', id),
+    photos: await listPhotos(db, 'cat', id, { withHidden: reader.viewer?.role === 'moderator' }),
     version: row.version,
     saved: await savedBy(db, reader, 'cat', id),
+    ...hiddenMark(row.hidden),
   };
   return { cat, bodega };
 }
@@ -56,23 +69,28 @@ export async function bodegaResponse(
   id: number,
   reader: Reader,
 ): Promise<BodegaResponse | null> {
-  const row = await selectBodegaSummaries(db)
+  const row = await selectBodegaSummaries(db, { withHidden: true })
     .leftJoin('users', 'users.id', 'bodegas.created_by')
-    .select(['users.username as creator_username', 'bodegas.version'])
+    .select(['users.username as creator_username', 'bodegas.version', 'bodegas.hidden'])
     .where('bodegas.id', '=', id)
     .executeTakeFirst();
-  if (!row) return null;
-  const cats = await selectCatSummaries(db)
+  if (!row || !shownTo(reader.viewer, row)) return null;
+  // Whoever sees a hidden bodega sees the cats it hides with it, but not cats hidden themselves
+  // (unless a moderator).
+  const moderator = reader.viewer?.role === 'moderator';
+  const cats = await selectCatSummaries(db, { withHidden: row.hidden || moderator })
     .where('cats.bodega_id', '=', id)
+    .$if(!moderator, (q) => q.where('cats.hidden_self', '=', false))
     .orderBy('cats.created_at')
     .orderBy('cats.id')
     .execute();
   const bodega: BodegaDetail = {
     ...toBodegaSummary(row),
     creator_username: row.creator_username ?? null,
-    photos: await listPhotos(db, 'bodega', id),
+    photos: await listPhotos(db, 'bodega', id, { withHidden: moderator }),
     version: row.version,
     saved: await savedBy(db, reader, 'bodega', id),
+    ...hiddenMark(row.hidden),
   };
   return { bodega, cats: cats.map(toCatSummary) };
 }

@@ -76,7 +76,7 @@ export function registerReadAndDelete<Body>(app: FastifyInstance, item: ItemRout
     { schema: { params: ItemParams, response: { 200: item.response, ...errors(404) } } },
     async (request) => {
       const id = pathIdOr404(request.params.id, item.missing);
-      const body = await itemResponse(item, db, id, request.currentUser?.id ?? null);
+      const body = await itemResponse(item, db, id, request.currentUser);
       await recordViewQuietly(request, item.lists, item.type, id);
       return body;
     },

@@ -4,6 +4,7 @@ import { sql, type Insertable, type Kysely } from 'kysely';
 import type { BodegasTable, CatsTable, DB } from '../db/schema.ts';
 import { chunks, insertRows, plannedApply, type BatchPlan, type Projection } from '../events/projection.ts';
 import { assertNever, type BodegaFields, type CatFields, type RecordedEvent } from '../events/types.ts';
+import { VISIBILITY_EVENTS, type VisibilityEvent } from '../events/targets.ts';
 import { bodegaMatchKey } from './normalize.ts';
 
 const HANDLES = [
@@ -15,6 +16,7 @@ const HANDLES = [
   'CatUpdated',
   'CatDeleted',
   'RatingRecomputed',
+  ...VISIBILITY_EVENTS,
 ] as const;
 type Handled = (typeof HANDLES)[number];
 
@@ -196,8 +198,8 @@ const catalogueBatch: BatchPlan<CataloguePending> = {
       const rows = [...p.cats.values()].map((c) => ({ rating: 0, review_count: 0, ...c }));
       const inserted = await insertRows(trx, 'cats', CAT_COLUMNS, rows, {
         extra: {
-          columns: ['bodega_name', 'address', 'latitude', 'longitude'],
-          select: 'b.name, b.address, b.latitude, b.longitude',
+          columns: ['bodega_name', 'address', 'latitude', 'longitude', 'bodega_hidden'],
+          select: 'b.name, b.address, b.latitude, b.longitude, b.hidden',
           join: 'join bodegas b on b.id = r.bodega_id',
         },
       });
@@ -271,7 +273,19 @@ async function updateFrom<V>(
 }
 
 /** The events the batch plan does not fold, applied one at a time in log order. */
-type Unfolded = 'BodegaUpdated' | 'BodegaDeleted' | 'CatDeleted';
+type Unfolded = 'BodegaUpdated' | 'BodegaDeleted' | 'CatDeleted' | VisibilityEvent['type'];
+
+/** A hidden bodega hides its cats with it: they keep their own flag for when it is restored. */
+async function applyCatalogueVisibility(trx: Kysely<DB>, event: VisibilityEvent): Promise<void> {
+  const hidden = event.type === 'ContentHidden';
+  const id = event.data.target_id;
+  if (event.data.target_type === 'cat') {
+    await trx.updateTable('cats').set({ hidden_self: hidden }).where('id', '=', id).execute();
+  } else if (event.data.target_type === 'bodega') {
+    await trx.updateTable('bodegas').set({ hidden }).where('id', '=', id).execute();
+    await trx.updateTable('cats').set({ bodega_hidden: hidden }).where('bodega_id', '=', id).execute();
+  }
+}
 
 async function applyUnfolded(trx: Kysely<DB>, e: RecordedEvent): Promise<void> {
   const event = e as RecordedEvent<Unfolded>;
@@ -302,6 +316,9 @@ async function applyUnfolded(trx: Kysely<DB>, e: RecordedEvent): Promise<void> {
         .where('id', '=', event.data.bodega_id)
         .execute();
       return;
+    case 'ContentHidden':
+    case 'ContentRestored':
+      return applyCatalogueVisibility(trx, event);
     default:
       assertNever(event);
   }

@@ -1,7 +1,7 @@
 // Read side of the catalogue: the summary shapes of API.md and the queries that feed them.
 // Search, saved lists and detail pages all build on these selects, so every list speaks the same
 // shape. Rows never leave this module unmapped.
-import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
+import { sql, type Expression, type Kysely, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import type { DB, TargetType } from '../db/schema.ts';
 import type { BodegaSummary, CatSummary } from '../../contract/catalogue.ts';
 import { photoUrl } from '../photos/urls.ts';
@@ -45,32 +45,37 @@ const BODEGA_COLUMNS = [
   'bodegas.created_at',
 ] as const;
 
+/**
+ * What may be shown to anyone: moderation has not hidden it (a cat is hidden with its bodega too;
+ * see migration 20261126_0101). Every public list and search filters on this; only a detail page
+ * shows hidden content, to its creator and to moderators.
+ */
+export function visible(table: 'cats' | 'bodegas'): Expression<SqlBool> {
+  return sql<boolean>`not ${sql.ref(`${table}.hidden`)}`;
+}
+
+/** Which rows a summary select returns: the visible ones, unless a detail asks for any. */
+export type Visibility = { withHidden?: boolean };
+
+/** The primary photo's file, if it is ready and not hidden. */
+function primaryFilename(type: TargetType) {
+  const table = type === 'cat' ? sql.ref('cats.id') : sql.ref('bodegas.id');
+  return sql<string | null>`(
+    select p.filename from photos p
+    where p.target_type = ${type} and p.target_id = ${table} and p.is_primary and p.status = 'ready'
+      and not p.hidden)`.as('primary_filename');
+}
+
 /** Cats with everything a CatSummary needs. Add where/order/limit, then map with toCatSummary. */
-export function selectCatSummaries(db: Kysely<DB>) {
-  return db
-    .selectFrom('cats')
-    .select(CAT_COLUMNS)
-    .select(
-      sql<
-        string | null
-      >`(select p.filename from photos p where p.target_type = 'cat' and p.target_id = cats.id and p.is_primary and p.status = 'ready')`.as(
-        'primary_filename',
-      ),
-    );
+export function selectCatSummaries(db: Kysely<DB>, options: Visibility = {}) {
+  const query = db.selectFrom('cats').select(CAT_COLUMNS).select(primaryFilename('cat'));
+  return options.withHidden ? query : query.where(visible('cats'));
 }
 
 /** Bodegas with everything a BodegaSummary needs. Map with toBodegaSummary. */
-export function selectBodegaSummaries(db: Kysely<DB>) {
-  return db
-    .selectFrom('bodegas')
-    .select(BODEGA_COLUMNS)
-    .select(
-      sql<
-        string | null
-      >`(select p.filename from photos p where p.target_type = 'bodega' and p.target_id = bodegas.id and p.is_primary and p.status = 'ready')`.as(
-        'primary_filename',
-      ),
-    );
+export function selectBodegaSummaries(db: Kysely<DB>, options: Visibility = {}) {
+  const query = db.selectFrom('bodegas').select(BODEGA_COLUMNS).select(primaryFilename('bodega'));
+  return options.withHidden ? query : query.where(visible('bodegas'));
 }
 
 type RowOf<Q> = Q extends SelectQueryBuilder<DB, infer _Tables, infer O> ? O : never;
@@ -143,7 +148,11 @@ export async function findCatSummary(db: Kysely<DB>, id: number): Promise<CatSum
   return row ? toCatSummary(row) : null;
 }
 
-export async function findBodegaSummary(db: Kysely<DB>, id: number): Promise<BodegaSummary | null> {
-  const row = await selectBodegaSummaries(db).where('bodegas.id', '=', id).executeTakeFirst();
+export async function findBodegaSummary(
+  db: Kysely<DB>,
+  id: number,
+  options: Visibility = {},
+): Promise<BodegaSummary | null> {
+  const row = await selectBodegaSummaries(db, options).where('bodegas.id', '=', id).executeTakeFirst();
   return row ? toBodegaSummary(row) : null;
 }

@@ -69,6 +69,8 @@ export interface BodegasTable {
   rating: Generated<number>;
   review_count: Generated<number>;
   is_verified: Generated<boolean>;
+  /** Hidden by moderation (see server/moderation/). */
+  hidden: Generated<boolean>;
   created_by: number | null;
   created_at: Timestamp;
   updated_at: Timestamp;
@@ -101,6 +103,10 @@ export interface CatsTable {
   created_at: Timestamp;
   updated_at: Timestamp;
   version: number;
+  hidden_self: Generated<boolean>;
+  bodega_hidden: Generated<boolean>;
+  /** Hidden itself or through its bodega (generated): what every public read filters on. */
+  hidden: GeneratedAlways<boolean>;
   /** Weighted tsvector: name; breed, personality, colour, bodega and address; description. */
   search_doc: GeneratedAlways<string>;
   /** ll_to_earth(latitude, longitude), null without coordinates (generated). */
@@ -115,6 +121,7 @@ export interface ReviewsTable {
   rating: number;
   comment: string;
   created_at: Timestamp;
+  hidden: Generated<boolean>;
 }
 
 export interface PhotosTable {
@@ -133,6 +140,7 @@ export interface PhotosTable {
   thumb_width: number | null;
   thumb_height: number | null;
   created_at: Timestamp;
+  hidden: Generated<boolean>;
 }
 
 export interface SavesTable {
@@ -197,6 +205,43 @@ export interface MapPlacesTable {
   longitude: number | null;
   cats: number;
   cat_id_sum: number;
+  /** A hidden bodega's place: neither it nor its cats count in the cells. */
+  hidden: Generated<boolean>;
+}
+
+/** Cats hidden one by one, taken out of their place's count (see server/map/projection.ts). */
+export interface MapHiddenCatsTable {
+  id: number;
+  bodega_id: number;
+}
+
+/** What can be reported and moderated. */
+export type ModerationTargetType = 'cat' | 'bodega' | 'review' | 'photo';
+export type ReportReason = 'spam' | 'offensive' | 'wrong_info' | 'not_a_cat' | 'other';
+
+export interface ReportsTable {
+  id: number;
+  target_type: ModerationTargetType;
+  target_id: number;
+  user_id: number;
+  reason: ReportReason;
+  comment: string;
+  /** Until a moderator decides on the target. */
+  open: boolean;
+  created_at: Timestamp;
+}
+
+export interface ModerationItemsTable {
+  target_type: ModerationTargetType;
+  target_id: number;
+  hidden: boolean;
+  /** Hidden because enough people reported it (a dismissal restores it), not by a moderator. */
+  hidden_by_reports: boolean;
+  decided_at: Timestamp | null;
+}
+
+export interface ModeratorsTable {
+  user_id: number;
 }
 
 /** One grid cell of one zoom level: located cats or bodegas in it (see server/map/). */
@@ -237,6 +282,10 @@ export interface DB {
   map_places: MapPlacesTable;
   map_cells: MapCellsTable;
   map_pending: MapPendingTable;
+  map_hidden_cats: MapHiddenCatsTable;
+  reports: ReportsTable;
+  moderation_items: ModerationItemsTable;
+  moderators: ModeratorsTable;
   login_failures: LoginFailuresTable;
   jobs: JobsTable;
   parked_events: ParkedEventsTable;

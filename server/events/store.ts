@@ -268,7 +268,7 @@ export async function readStream(
 /** Draws a new entity id from its sequence, before the append, so the API speaks integers. */
 export async function nextId(
   db: Kysely<DB>,
-  sequence: 'user_ids' | 'bodega_ids' | 'cat_ids' | 'review_ids' | 'photo_ids',
+  sequence: 'user_ids' | 'bodega_ids' | 'cat_ids' | 'review_ids' | 'photo_ids' | 'report_ids',
 ): Promise<number> {
   const { rows } = await sql<{ id: number }>`select nextval(${sequence}) as id`.execute(db);
   return Number(rows[0]!.id);

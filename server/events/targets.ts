@@ -93,3 +93,22 @@ export async function removeDeletedTargetRows(
       : (['bodega', event.data.bodega_id] as const);
   await trx.deleteFrom(table).where('target_type', '=', type).where('target_id', '=', id).execute();
 }
+
+/** The moderation events every read table that shows content applies to its `hidden` flag. */
+export const VISIBILITY_EVENTS = ['ContentHidden', 'ContentRestored'] as const;
+export type VisibilityEvent = RecordedEvent<(typeof VISIBILITY_EVENTS)[number]>;
+
+/** Sets the `hidden` flag of the review or photo a ContentHidden or ContentRestored names. */
+export async function applyVisibility(
+  trx: Kysely<DB>,
+  table: 'reviews' | 'photos',
+  event: VisibilityEvent,
+): Promise<void> {
+  const type = table === 'reviews' ? 'review' : 'photo';
+  if (event.data.target_type !== type) return;
+  await trx
+    .updateTable(table)
+    .set({ hidden: event.type === 'ContentHidden' })
+    .where('id', '=', event.data.target_id)
+    .execute();
+}

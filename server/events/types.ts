@@ -1,6 +1,6 @@
 // Every domain event of the product, as a string-tagged union. Type names never change; a change
 // of shape bumps the schema version and registers an upcaster (see upcasters.ts).
-import type { TargetType } from '../db/schema.ts';
+import type { ModerationTargetType, ReportReason, TargetType } from '../db/schema.ts';
 
 export type BodegaFields = {
   name: string;
@@ -70,6 +70,36 @@ export type EventMap = {
   // Account events record what happened, never a credential: the hash lives only in users.
   PasswordChanged: { user_id: number };
   SignedOutEverywhere: { user_id: number };
+  RoleChanged: { user_id: number; role: Role };
+  ContentReported: {
+    report_id: number;
+    target_type: ModerationTargetType;
+    target_id: number;
+    user_id: number;
+    reason: ReportReason;
+    comment: string;
+  };
+  /** `parent`: the bodega of a cat, the cat or bodega of a review or photo (null for a bodega). */
+  ContentHidden: ModeratedContent & { by: 'reports' | 'moderator' };
+  ContentRestored: ModeratedContent;
+  /** A moderator's decision on a target: it closes the target's open reports. */
+  ModerationDecided: {
+    target_type: ModerationTargetType;
+    target_id: number;
+    action: 'hide' | 'restore' | 'dismiss';
+    moderator_id: number;
+    note: string;
+  };
+};
+
+export type Role = 'member' | 'moderator';
+
+/** A moderated target and what it hangs off (see ContentHidden). */
+export type ModeratedContent = {
+  target_type: ModerationTargetType;
+  target_id: number;
+  parent_type: TargetType | null;
+  parent_id: number | null;
 };
 
 export type EventType = keyof EventMap;
@@ -120,6 +150,11 @@ export const SCHEMA_VERSIONS: Record<EventType, number> = {
   ItemUnsaved: 1,
   PasswordChanged: 1,
   SignedOutEverywhere: 1,
+  RoleChanged: 1,
+  ContentReported: 1,
+  ContentHidden: 1,
+  ContentRestored: 1,
+  ModerationDecided: 1,
 };
 
 export const streamIds = {
@@ -130,6 +165,7 @@ export const streamIds = {
   photo: (id: number) => `photo-${id}`,
   saves: (userId: number) => `saves-${userId}`,
   account: (userId: number) => `account-${userId}`,
+  moderation: (type: ModerationTargetType, id: number) => `moderation-${type}-${id}`,
 };
 
 export function assertNever(value: never): never {

@@ -67,7 +67,7 @@ async function countSaved(db: Kysely<DB>, userId: number, type: TargetType): Pro
   const table = type === 'cat' ? 'cats' : 'bodegas';
   const { rows } = await sql<{ n: number }>`
     select count(*)::int as n from saves
-    join ${sql.table(table)} t on t.id = saves.target_id
+    join ${sql.table(table)} t on t.id = saves.target_id and not t.hidden
     where saves.user_id = ${userId} and saves.target_type = ${type}`.execute(db);
   return Number(rows[0]?.n ?? 0);
 }

@@ -115,7 +115,16 @@ async function buildData(event: RecordedEvent, lookups: LiveLookups): Promise<An
       };
       return event.type === 'PhotoPrimarySet' ? ['photo.primary', data] : ['photo.deleted', data];
     }
-    // Not part of the stream: private (saves, upload storage), or not named by the contract.
+    case 'ContentHidden':
+    case 'ContentRestored': {
+      const { target_type, target_id } = event.data;
+      return [
+        event.type === 'ContentHidden' ? 'content.hidden' : 'content.restored',
+        { target_type, target_id },
+      ];
+    }
+    // Not part of the stream: private (saves, upload storage, reports, roles), or not named by
+    // the contract.
     case 'BodegaVerified':
     case 'ReviewDeleted':
     case 'PhotoUploaded':
@@ -124,6 +133,9 @@ async function buildData(event: RecordedEvent, lookups: LiveLookups): Promise<An
     case 'ItemUnsaved':
     case 'PasswordChanged':
     case 'SignedOutEverywhere':
+    case 'RoleChanged':
+    case 'ContentReported':
+    case 'ModerationDecided':
       return null;
     default:
       return assertNever(event);

@@ -5,6 +5,7 @@
 import type { Cluster, MapAnswer } from '../../contract/map.ts';
 import { sql, type Expression, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import type { DB } from '../db/schema.ts';
+import { visible } from '../catalogue/read.ts';
 import {
   EXACT_ZOOM,
   MAX_CLUSTERS,
@@ -74,7 +75,7 @@ async function locations(db: Kysely<DB>, search: MapSearch): Promise<Group[] | n
   const { rows } = await sql<{ lat: number; lng: number; n: number; id_sum: number }>`
     select ${lat} as lat, ${lng} as lng, count(*)::int as n, sum(${column(type, 'id')}) as id_sum
     from ${sql.table(type)}
-    where ${sql.join([inBox(type, search.box), ...search.conditions], sql` and `)}
+    where ${sql.join([inBox(type, search.box), visible(type), ...search.conditions], sql` and `)}
     group by 1, 2
     limit ${MAX_CLUSTERS + 1}`.execute(db);
   if (rows.length > MAX_CLUSTERS) return null;
@@ -138,7 +139,8 @@ async function tableCells(
   const lat = column(type, 'latitude');
   const lng = column(type, 'longitude');
   const size = cellSize(level);
-  const where = [inBox(type, box), ...search.conditions];
+  // Hidden items are out of the cells too (see map/projection.ts), so the parts add up.
+  const where = [inBox(type, box), visible(type), ...search.conditions];
   if (interior) where.push(...outside(type, box, interior));
   const { rows } = await sql<GroupRow>`
     select floor(${lng} / ${size}::float8)::int as gx, floor(${lat} / ${size}::float8)::int as gy,

@@ -8,9 +8,17 @@
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import { chunks, plannedApply, type BatchPlan, type Projection } from '../events/projection.ts';
+import { VISIBILITY_EVENTS, type VisibilityEvent } from '../events/targets.ts';
 import { assertNever, type RecordedEvent } from '../events/types.ts';
 
-const HANDLES = ['BodegaAdded', 'BodegaUpdated', 'BodegaDeleted', 'CatAdded', 'CatDeleted'] as const;
+const HANDLES = [
+  'BodegaAdded',
+  'BodegaUpdated',
+  'BodegaDeleted',
+  'CatAdded',
+  'CatDeleted',
+  ...VISIBILITY_EVENTS,
+] as const;
 type Handled = (typeof HANDLES)[number];
 
 type Place = { id: number; latitude: number | null; longitude: number | null };
@@ -21,6 +29,8 @@ type MapPending = {
   /** Cats added minus cats deleted per bodega: [count, id sum]. */
   catsAt: Map<number, [number, number]>;
   shares: Map<string, Share>;
+  /** Cats deleted in the batch: a hidden one had already left its place's count. */
+  deletedCats: number[];
 };
 
 function addShare(p: MapPending, share: Share): void {
@@ -39,7 +49,7 @@ function addCats(p: MapPending, bodegaId: number, n: number, idSum: number): voi
 }
 
 const mapBatch: BatchPlan<MapPending> = {
-  start: () => ({ places: [], catsAt: new Map(), shares: new Map() }),
+  start: () => ({ places: [], catsAt: new Map(), shares: new Map(), deletedCats: [] }),
   fold(p, e) {
     const event = e as RecordedEvent<Handled>;
     switch (event.type) {
@@ -54,6 +64,7 @@ const mapBatch: BatchPlan<MapPending> = {
         return true;
       case 'CatDeleted':
         addCats(p, event.data.bodega_id, -1, -event.data.cat_id);
+        p.deletedCats.push(event.data.cat_id);
         return true;
       default:
         return false;
@@ -66,6 +77,14 @@ const mapBatch: BatchPlan<MapPending> = {
         select r.id, r.latitude, r.longitude, 0, 0
         from jsonb_to_recordset(${JSON.stringify(part)}::jsonb)
           as r(id bigint, latitude double precision, longitude double precision)`.execute(trx);
+    }
+    if (p.deletedCats.length > 0) {
+      const unhidden = await trx
+        .deleteFrom('map_hidden_cats')
+        .where('id', 'in', p.deletedCats)
+        .returning(['id', 'bodega_id'])
+        .execute();
+      for (const cat of unhidden) addCats(p, Number(cat.bodega_id), 1, Number(cat.id));
     }
     const counts = [...p.catsAt].map(([id, [n, sum]]) => ({ id, n, sum }));
     for (const part of chunks(counts, 5000)) {
@@ -98,9 +117,8 @@ async function queueShares(trx: Kysely<DB>, shares: readonly Share[]): Promise<v
       select s.kind, p.latitude, p.longitude, s.n, s.id_sum
       from jsonb_to_recordset(${JSON.stringify(part)}::jsonb)
         as s(kind text, bodega_id bigint, n int, id_sum bigint)
-      join map_places p on p.id = s.bodega_id and p.latitude is not null and p.longitude is not null`.execute(
-      trx,
-    );
+      join map_places p on p.id = s.bodega_id and p.latitude is not null and p.longitude is not null
+        and not p.hidden`.execute(trx);
     if (mark) marked.add(trx);
   }
 }
@@ -117,6 +135,55 @@ async function takeOut(trx: Kysely<DB>, bodegaId: number): Promise<void> {
     { kind: 'bodega', bodega_id: bodegaId, n: -1, id_sum: -bodegaId },
     { kind: 'cat', bodega_id: bodegaId, n: -place.cats, id_sum: -Number(place.cat_id_sum) },
   ]);
+}
+
+/** Moves a cat hidden or restored one by one out of or back into its place's count and cells. */
+async function catVisibility(trx: Kysely<DB>, catId: number, bodegaId: number, hidden: boolean) {
+  const changed = hidden
+    ? await trx
+        .insertInto('map_hidden_cats')
+        .values({ id: catId, bodega_id: bodegaId })
+        .onConflict((oc) => oc.doNothing())
+        .returning('id')
+        .execute()
+    : await trx.deleteFrom('map_hidden_cats').where('id', '=', catId).returning('id').execute();
+  if (changed.length === 0) return;
+  const sign = hidden ? -1 : 1;
+  await trx
+    .updateTable('map_places')
+    .set((eb) => ({
+      cats: eb('cats', '+', sign),
+      cat_id_sum: eb('cat_id_sum', '+', sign * catId),
+    }))
+    .where('id', '=', bodegaId)
+    .execute();
+  await queueShares(trx, [{ kind: 'cat', bodega_id: bodegaId, n: sign, id_sum: sign * catId }]);
+}
+
+/** A hidden bodega's place leaves the cells with its cats; restored, it comes back. */
+async function bodegaVisibility(trx: Kysely<DB>, bodegaId: number, hidden: boolean) {
+  const place = await trx
+    .selectFrom('map_places')
+    .select(['hidden', 'cats', 'cat_id_sum'])
+    .where('id', '=', bodegaId)
+    .executeTakeFirst();
+  if (!place || place.hidden === hidden) return;
+  if (hidden) await takeOut(trx, bodegaId);
+  await trx.updateTable('map_places').set({ hidden }).where('id', '=', bodegaId).execute();
+  if (!hidden) {
+    await queueShares(trx, [
+      { kind: 'bodega', bodega_id: bodegaId, n: 1, id_sum: bodegaId },
+      { kind: 'cat', bodega_id: bodegaId, n: place.cats, id_sum: Number(place.cat_id_sum) },
+    ]);
+  }
+}
+
+async function applyVisibility(trx: Kysely<DB>, event: VisibilityEvent): Promise<void> {
+  const { target_type, target_id, parent_id } = event.data;
+  const hidden = event.type === 'ContentHidden';
+  if (target_type === 'bodega') await bodegaVisibility(trx, target_id, hidden);
+  else if (target_type === 'cat' && parent_id !== null)
+    await catVisibility(trx, target_id, parent_id, hidden);
 }
 
 /** Updates the places and queues the cell changes of an event the batch plan does not fold. */
@@ -143,6 +210,9 @@ async function queueUnfolded(trx: Kysely<DB>, e: RecordedEvent): Promise<void> {
       await takeOut(trx, event.data.bodega_id);
       await trx.deleteFrom('map_places').where('id', '=', event.data.bodega_id).execute();
       return;
+    case 'ContentHidden':
+    case 'ContentRestored':
+      return applyVisibility(trx, event);
     default:
       assertNever(event);
   }
@@ -153,7 +223,7 @@ const queueMapEvents = plannedApply(mapBatch, queueUnfolded);
 export const mapProjection: Projection = {
   name: 'map',
   // The queue is empty outside a transaction; its shadow is where replay queues.
-  tables: ['map_places', 'map_cells', 'map_pending'],
+  tables: ['map_places', 'map_cells', 'map_pending', 'map_hidden_cats'],
   handles: HANDLES,
   apply: queueMapEvents.apply,
   async applyBatch(trx, events) {

@@ -15,6 +15,7 @@ import { migrateToLatest } from '../db/migrate.ts';
 import { projections } from '../domains.ts';
 import { replay } from '../events/replay.ts';
 import { seedDemoData } from '../catalogue/demo-city.ts';
+import { setRole } from '../moderation/roles.ts';
 import { databaseChecks } from './doctor-checks.ts';
 import { sameSecret } from './routes.ts';
 
@@ -70,7 +71,7 @@ function isLocal(request: FastifyRequest): boolean {
   return remoteAddress === localAddress || remoteAddress === '::1' || /^(::ffff:)?127\./.test(remoteAddress);
 }
 
-/** Registers POST /ops/doctor, /ops/migrate, /ops/seed and /ops/replay, bound to `token`. */
+/** Registers POST /ops/doctor, /ops/migrate, /ops/seed, /ops/role and /ops/replay, bound to `token`. */
 export async function registerLocalOperatorRoutes(app: FastifyInstance, token: string): Promise<void> {
   const { services } = app;
   let replaying = false;
@@ -93,6 +94,17 @@ export async function registerLocalOperatorRoutes(app: FastifyInstance, token: s
     }));
 
     scope.post('/ops/seed', { schema: { hide: true } }, async () => seedDemoData(services));
+
+    scope.post<{ Body: { username?: unknown; role?: unknown } }>(
+      '/ops/role',
+      { schema: { hide: true } },
+      async (request) => {
+        const { username, role } = request.body ?? {};
+        if (typeof username !== 'string' || username === '') throw new Invalid('username is required');
+        if (role !== 'moderator' && role !== 'member') throw new Invalid('role must be moderator or member');
+        return setRole(services, username, role);
+      },
+    );
 
     // Streams newline-delimited JSON: progress lines while it runs, then the result (or an error),
     // so a long replay shows its progress and never sits silent long enough to time out.

@@ -4,7 +4,7 @@
 import type { Kysely } from 'kysely';
 import type { DB, TargetType } from '../db/schema.ts';
 import type { Projection } from '../events/projection.ts';
-import { removeDeletedTargetRows } from '../events/targets.ts';
+import { applyVisibility, removeDeletedTargetRows, VISIBILITY_EVENTS } from '../events/targets.ts';
 import { assertNever, type RecordedEvent } from '../events/types.ts';
 
 const HANDLES = [
@@ -15,6 +15,7 @@ const HANDLES = [
   'PhotoDeleted',
   'CatDeleted',
   'BodegaDeleted',
+  ...VISIBILITY_EVENTS,
 ] as const;
 type Handled = (typeof HANDLES)[number];
 
@@ -144,6 +145,9 @@ export const photosProjection: Projection = {
       case 'CatDeleted':
       case 'BodegaDeleted':
         return removeDeletedTargetRows(trx, 'photos', event);
+      case 'ContentHidden':
+      case 'ContentRestored':
+        return applyVisibility(trx, 'photos', event);
       default:
         assertNever(event);
     }

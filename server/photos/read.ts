@@ -21,13 +21,19 @@ export function toPhoto(row: PhotoRow): Photo {
   };
 }
 
-/** A target's photos, primary first, then oldest first. */
-export async function listPhotos(db: Kysely<DB>, type: TargetType, targetId: number): Promise<Photo[]> {
+/** A target's photos, primary first, then oldest first; hidden ones only if asked for. */
+export async function listPhotos(
+  db: Kysely<DB>,
+  type: TargetType,
+  targetId: number,
+  options: { withHidden?: boolean } = {},
+): Promise<Photo[]> {
   const rows = await db
     .selectFrom('photos')
     .selectAll()
     .where('target_type', '=', type)
     .where('target_id', '=', targetId)
+    .$if(!options.withHidden, (q) => q.where('hidden', '=', false))
     .orderBy('is_primary', 'desc')
     .orderBy('created_at')
     .orderBy('id')

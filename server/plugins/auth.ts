@@ -6,10 +6,13 @@
 import fastifyJwt from '@fastify/jwt';
 import fp from 'fastify-plugin';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { Unauthorized } from '../errors.ts';
+import { Forbidden, Unauthorized } from '../errors.ts';
 import type { EventMetadata } from '../events/types.ts';
+import type { Role } from '../../contract/users.ts';
 
 export type AuthUser = { id: number; username: string };
+/** The signed-in caller, with their role as of this request. */
+export type CurrentUser = AuthUser & { role: Role };
 
 declare module '@fastify/jwt' {
   interface FastifyJWT {
@@ -21,11 +24,13 @@ declare module '@fastify/jwt' {
 declare module 'fastify' {
   interface FastifyInstance {
     requireUser(request: FastifyRequest, reply: FastifyReply): Promise<void>;
+    /** 401 when signed out, 403 for a signed-in member. */
+    requireModerator(request: FastifyRequest, reply: FastifyReply): Promise<void>;
     /** `tokenVersion` is the user's current token_version (0 for a new account). */
     issueToken(user: AuthUser, tokenVersion?: number): string;
   }
   interface FastifyRequest {
-    currentUser: AuthUser | null;
+    currentUser: CurrentUser | null;
     authProblem: string | null;
   }
 }
@@ -33,8 +38,8 @@ declare module 'fastify' {
 export type AuthOptions = {
   secret: string;
   lifetimeSeconds: number;
-  /** The user's current token version, or null when the user does not exist. */
-  tokenVersionOf(userId: number): Promise<number | null>;
+  /** The user's current token version and role, or null when the user does not exist. */
+  sessionStateOf(userId: number): Promise<{ tokenVersion: number; role: Role } | null>;
 };
 
 const REVOKED = 'Your session has ended. Please log in again.';
@@ -79,16 +84,20 @@ export default fp(
         return;
       }
       // Outside the try: a database that cannot answer is a 503, not a bad token.
-      const current = await opts.tokenVersionOf(claims.id);
-      if (current === null || current !== claims.version) {
+      const current = await opts.sessionStateOf(claims.id);
+      if (current === null || current.tokenVersion !== claims.version) {
         request.authProblem = REVOKED;
         return;
       }
-      request.currentUser = { id: claims.id, username: claims.username };
+      request.currentUser = { id: claims.id, username: claims.username, role: current.role };
     });
 
     app.decorate('requireUser', async (request: FastifyRequest) => {
       if (!request.currentUser) throw new Unauthorized(request.authProblem ?? 'Please log in to continue');
+    });
+    app.decorate('requireModerator', async (request: FastifyRequest) => {
+      if (!request.currentUser) throw new Unauthorized(request.authProblem ?? 'Please log in to continue');
+      if (request.currentUser.role !== 'moderator') throw new Forbidden('Only moderators can do this');
     });
     app.decorate('issueToken', (user: AuthUser, tokenVersion = 0) =>
       app.jwt.sign({ sub: String(user.id), username: user.username, tv: tokenVersion }),
@@ -101,7 +110,7 @@ export default fp(
  * The caller on a route whose preHandler is `app.requireUser` (which answered 401 for anyone
  * signed out): the one way routes read who is writing.
  */
-export function signedInUser(request: FastifyRequest): AuthUser {
+export function signedInUser(request: FastifyRequest): CurrentUser {
   return request.currentUser!;
 }
 

@@ -3,10 +3,16 @@
 import type { Insertable, Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import { insertRows, plannedApply, type BatchPlan, type Projection } from '../events/projection.ts';
-import { removeDeletedTargetRows } from '../events/targets.ts';
+import { applyVisibility, removeDeletedTargetRows, VISIBILITY_EVENTS } from '../events/targets.ts';
 import { assertNever, type RecordedEvent } from '../events/types.ts';
 
-const HANDLES = ['ReviewPosted', 'ReviewDeleted', 'CatDeleted', 'BodegaDeleted'] as const;
+const HANDLES = [
+  'ReviewPosted',
+  'ReviewDeleted',
+  'CatDeleted',
+  'BodegaDeleted',
+  ...VISIBILITY_EVENTS,
+] as const;
 type Handled = (typeof HANDLES)[number];
 
 function reviewRow(event: RecordedEvent<'ReviewPosted'>): Insertable<DB['reviews']> {
@@ -55,6 +61,9 @@ async function applyUnfolded(trx: Kysely<DB>, e: RecordedEvent): Promise<void> {
     case 'CatDeleted':
     case 'BodegaDeleted':
       return removeDeletedTargetRows(trx, 'reviews', event);
+    case 'ContentHidden':
+    case 'ContentRestored':
+      return applyVisibility(trx, 'reviews', event);
     default:
       assertNever(event);
   }

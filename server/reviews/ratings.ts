@@ -14,9 +14,19 @@ function ratingsJob(event: RecordedEvent<'ReviewPosted' | 'ReviewDeleted'>): Job
   return [{ queue: 'ratings', id: jobId(event, 'ratings'), data: { target_type, target_id } }];
 }
 
+/** A review hidden or restored by moderation changes the rating of what it reviews. */
+function moderatedReviewJob(event: RecordedEvent<'ContentHidden' | 'ContentRestored'>): JobRequest[] {
+  const { target_type, parent_type, parent_id } = event.data;
+  if (target_type !== 'review' || parent_type === null || parent_id === null) return [];
+  const data = { target_type: parent_type, target_id: parent_id };
+  return [{ queue: 'ratings', id: jobId(event, 'ratings'), data }];
+}
+
 export const ratingsDispatchRules: DispatchRule[] = [
   { type: 'ReviewPosted', jobs: ratingsJob },
   { type: 'ReviewDeleted', jobs: ratingsJob },
+  { type: 'ContentHidden', jobs: moderatedReviewJob },
+  { type: 'ContentRestored', jobs: moderatedReviewJob },
 ];
 
 export type RatingFigure = { rating: number; review_count: number };
@@ -33,7 +43,7 @@ export const AVERAGE_RATING = sql<number>`round(avg(rating)::numeric, 2)::float8
 export async function computeRating(db: Kysely<DB>, type: TargetType, id: number): Promise<RatingFigure> {
   const { rows } = await sql<{ rating: number | null; review_count: number }>`
     select ${AVERAGE_RATING} as rating, count(*)::int as review_count
-    from reviews where target_type = ${type} and target_id = ${id}`.execute(db);
+    from reviews where target_type = ${type} and target_id = ${id} and not hidden`.execute(db);
   const row = rows[0];
   return { rating: Number(row?.rating ?? 0), review_count: Number(row?.review_count ?? 0) };
 }

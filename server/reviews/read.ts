@@ -49,6 +49,7 @@ export async function listReviews(
   perPage: number,
 ): Promise<{ reviews: Review[]; total: number }> {
   const rows = await selectReviews(db)
+    .where('reviews.hidden', '=', false)
     .where('reviews.target_type', '=', target.type)
     .where('reviews.target_id', '=', target.id)
     .orderBy('reviews.created_at', 'desc')
@@ -59,6 +60,7 @@ export async function listReviews(
   const { total } = await db
     .selectFrom('reviews')
     .select((eb) => eb.fn.countAll<number>().as('total'))
+    .where('hidden', '=', false)
     .where('target_type', '=', target.type)
     .where('target_id', '=', target.id)
     .executeTakeFirstOrThrow();

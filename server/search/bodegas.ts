@@ -2,7 +2,7 @@
 import type { BodegaSummary } from '../../contract/catalogue.ts';
 import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
 import type { DB } from '../db/schema.ts';
-import { selectBodegaSummaries, toBodegaSummary } from '../catalogue/read.ts';
+import { selectBodegaSummaries, toBodegaSummary, visible } from '../catalogue/read.ts';
 import { chordToKm, type Circle } from './geo.ts';
 import { nearestPage } from './nearest-page.ts';
 import type { BodegaFilters, Page } from './params.ts';
@@ -39,7 +39,7 @@ export function bodegaConditions(search: Pick<BodegaSearch, 'filters' | 'text'>)
 }
 
 async function nearest(db: Kysely<DB>, search: BodegaSearch, circle: Circle): Promise<BodegaResults> {
-  const { hits, total } = await nearestPage(db, 'bodegas', bodegaConditions(search), circle, search.page);
+  const { hits, total } = await nearestPage(db, 'bodegas', searchConditions(search), circle, search.page);
   const ids = hits.map((h) => h.id);
   const rows = ids.length > 0 ? await selectBodegaSummaries(db).where('bodegas.id', 'in', ids).execute() : [];
   const byId = new Map(rows.map((row) => [Number(row.id), row]));
@@ -52,7 +52,7 @@ async function nearest(db: Kysely<DB>, search: BodegaSearch, circle: Circle): Pr
 }
 
 async function ranked(db: Kysely<DB>, search: BodegaSearch): Promise<BodegaResults> {
-  const conditions = bodegaConditions(search);
+  const conditions = searchConditions(search);
   const rows = await selectBodegaSummaries(db)
     .innerJoin(
       rankedIds(db, 'bodegas', conditions, search.text, search.page).as('hits'),
@@ -68,6 +68,11 @@ async function ranked(db: Kysely<DB>, search: BodegaSearch): Promise<BodegaResul
   const counted = rows[0] ? Number(rows[0].total) : search.page.page === 1 ? 0 : undefined;
   const { total, exact } = await totalOf(db, 'bodegas', conditions, counted);
   return { bodegas: rows.map(toBodegaSummary), total, exact };
+}
+
+/** What a search finds: visible bodegas that meet every condition. */
+function searchConditions(search: Pick<BodegaSearch, 'filters' | 'text'>): Expression<SqlBool>[] {
+  return [visible('bodegas'), ...bodegaConditions(search)];
 }
 
 /** Nearest first within a circle; else best match first for text; else newest first. */

@@ -2,7 +2,7 @@
 import type { CatSummary } from '../../contract/catalogue.ts';
 import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
 import type { DB } from '../db/schema.ts';
-import { selectCatSummaries, toCatSummary } from '../catalogue/read.ts';
+import { selectCatSummaries, toCatSummary, visible } from '../catalogue/read.ts';
 import { chordToKm, type Circle } from './geo.ts';
 import { nearestPage } from './nearest-page.ts';
 import type { CatFilters, Page } from './params.ts';
@@ -39,7 +39,7 @@ export function catConditions(search: Pick<CatSearch, 'filters' | 'text'>): Expr
 }
 
 async function nearest(db: Kysely<DB>, search: CatSearch, circle: Circle): Promise<CatResults> {
-  const { hits, total } = await nearestPage(db, 'cats', catConditions(search), circle, search.page);
+  const { hits, total } = await nearestPage(db, 'cats', searchConditions(search), circle, search.page);
   const ids = hits.map((h) => h.id);
   const rows = ids.length > 0 ? await selectCatSummaries(db).where('cats.id', 'in', ids).execute() : [];
   const byId = new Map(rows.map((row) => [Number(row.id), row]));
@@ -52,7 +52,7 @@ async function nearest(db: Kysely<DB>, search: CatSearch, circle: Circle): Promi
 }
 
 async function ranked(db: Kysely<DB>, search: CatSearch): Promise<CatResults> {
-  const conditions = catConditions(search);
+  const conditions = searchConditions(search);
   const rows = await selectCatSummaries(db)
     .innerJoin(rankedIds(db, 'cats', conditions, search.text, search.page).as('hits'), 'hits.id', 'cats.id')
     .select('hits.total')
@@ -64,6 +64,11 @@ async function ranked(db: Kysely<DB>, search: CatSearch): Promise<CatResults> {
   const counted = rows[0] ? Number(rows[0].total) : search.page.page === 1 ? 0 : undefined;
   const { total, exact } = await totalOf(db, 'cats', conditions, counted);
   return { cats: rows.map(toCatSummary), total, exact };
+}
+
+/** What a search finds: visible cats that meet every condition. */
+function searchConditions(search: Pick<CatSearch, 'filters' | 'text'>): Expression<SqlBool>[] {
+  return [visible('cats'), ...catConditions(search)];
 }
 
 /** Nearest first within a circle; else best match first for text; else newest first. */

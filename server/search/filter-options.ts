@@ -1,4 +1,4 @@
-// Filter options: the distinct breeds and personalities of the cats there are now. Read straight
+// Filter options: the distinct breeds and personalities of the visible cats there are now. Read straight
 // from the cats table (so always current, nothing to keep in step) by walking the index on
 // (lower(btrim(label)), label) one distinct spelling at a time: a few index probes per option,
 // however many cats share it.
@@ -15,11 +15,11 @@ function walk(column: Label) {
   const label = sql.ref(`c.${column}`);
   return sql`
     (select lower(btrim(${label})), ${label} from cats c
-     where btrim(${label}) <> '' order by lower(btrim(${label})), ${label} limit 1)
+     where btrim(${label}) <> '' and not c.hidden order by lower(btrim(${label})), ${label} limit 1)
     union all
     select step.folded, step.value from ${sql.table(`${column}_walk`)} w cross join lateral (
       select lower(btrim(${label})) as folded, ${label} as value from cats c
-      where btrim(${label}) <> '' and (lower(btrim(${label})), ${label}) > (w.folded, w.value)
+      where btrim(${label}) <> '' and not c.hidden and (lower(btrim(${label})), ${label}) > (w.folded, w.value)
       order by lower(btrim(${label})), ${label} limit 1
     ) step`;
 }

@@ -73,9 +73,9 @@ async function names(
   const { rows } = await sql<{ id: number; label: string; detail: string; tier: number }>`
     with q as (select ${tsqueryOf(text)} as tsq),
     candidates as (
-      (select t.id from ${sql.table(table)} t where ${namePrefixMatches('t', text)} order by ${nameWords('t')} limit ${limit})
+      (select t.id from ${sql.table(table)} t where not t.hidden and ${namePrefixMatches('t', text)} order by ${nameWords('t')} limit ${limit})
       union
-      (select t.id from ${sql.table(table)} t, q where to_tsvector('simple', t.name) @@ q.tsq limit ${NAME_CANDIDATES})
+      (select t.id from ${sql.table(table)} t, q where not t.hidden and to_tsvector('simple', t.name) @@ q.tsq limit ${NAME_CANDIDATES})
     ),
     found as (
       select t.id, t.name as label, ${detail} as detail, ${nameTier('t', text)} as tier,

@@ -21,6 +21,8 @@ const LIVE_EVENT_TYPES: Record<LiveEventType, true> = {
   'photo.ready': true,
   'photo.primary': true,
   'photo.deleted': true,
+  'content.hidden': true,
+  'content.restored': true,
 };
 
 export function isLiveEventType(type: unknown): type is LiveEventType {

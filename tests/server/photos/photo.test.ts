@@ -23,6 +23,7 @@ function photo(fields: Partial<PhotoRow> = {}): PhotoRow {
     width: 10,
     height: 10,
     thumb_width: 10,
+    hidden: false,
     thumb_height: 10,
     created_at: new Date(0),
     ...fields,

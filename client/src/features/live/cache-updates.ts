@@ -231,6 +231,30 @@ export function updateItemPhotos(
 }
 
 /** The reads a `reset` (the server could not replay what this client missed) fetches again. */
+/**
+ * A moderator hid or restored something. A hidden cat or bodega leaves every listed search at
+ * once (the map draws from them); then every read that may show it is read again, since who still
+ * sees hidden content (its creator, moderators) is the server's to say. Moderation is rare, so
+ * the reads cost little.
+ */
+export function applyModeration(
+  client: QueryClient,
+  message: LiveEvent<'content.hidden' | 'content.restored'>,
+): void {
+  const { target_type, target_id } = message.data;
+  if (message.type === 'content.hidden') {
+    if (target_type === 'cat') removeFromSearches(client, 'cats', target_id);
+    if (target_type === 'bodega') removeFromSearches(client, 'bodegas', target_id);
+  }
+  for (const queryKey of [
+    ...LIVE_READS,
+    queryKeys.saved('cats'),
+    queryKeys.saved('bodegas'),
+    queryKeys.recentlyViewed,
+  ])
+    void client.invalidateQueries({ queryKey });
+}
+
 const LIVE_READS = [queryKeys.cats, queryKeys.bodegas, queryKeys.searches, queryKeys.allReviews];
 
 /** Applies one live message to the cache. */
@@ -260,6 +284,9 @@ export function applyLiveMessage(client: QueryClient, message: LiveMessage): voi
     case 'photo.primary':
     case 'photo.deleted':
       return applyPhotoEvent(client, message);
+    case 'content.hidden':
+    case 'content.restored':
+      return applyModeration(client, message);
     default: {
       const unknown: never = message;
       return unknown;

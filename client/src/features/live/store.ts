@@ -61,6 +61,10 @@ export const useLiveStore = create<LiveState>()((set, get) => {
     set({ cursor: raw.cursor });
     if (raw.type === 'cat.added') set({ newCats: [...get().newCats, raw.data] });
     if (raw.type === 'cat.deleted') set({ newCats: get().newCats.filter((cat) => cat.id !== raw.data.id) });
+    if (raw.type === 'content.hidden' && raw.data.target_type === 'cat') {
+      const hiddenId = raw.data.target_id;
+      set({ newCats: get().newCats.filter((cat) => cat.id !== hiddenId) });
+    }
     deliver(raw);
   }
 

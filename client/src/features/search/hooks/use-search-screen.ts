@@ -34,6 +34,10 @@ function useLiveBodegas() {
     if (message.type === 'bodega.added') setLiveBodegas((list) => [...list, message.data]);
     if (message.type === 'bodega.deleted')
       setLiveBodegas((list) => list.filter((b) => b.id !== message.data.id));
+    if (message.type === 'content.hidden' && message.data.target_type === 'bodega') {
+      const hiddenId = message.data.target_id;
+      setLiveBodegas((list) => list.filter((b) => b.id !== hiddenId));
+    }
   });
   return [liveBodegas, setLiveBodegas] as const;
 }

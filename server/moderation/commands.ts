@@ -1,0 +1,125 @@
+// Reports and moderators' decisions: each holds the content (so it cannot be deleted under the
+// decision), takes the target's moderation stream in turn, folds it, and appends what the decider
+// (target.ts) decided. The projections hide or restore the content in the same commit.
+import { sql, type Kysely } from 'kysely';
+import type { DB } from '../db/schema.ts';
+import { nextId, passWriterGate, readStream, type EventStore } from '../events/store.ts';
+import { lockTarget } from '../events/targets.ts';
+import { streamIds, type EventMetadata, type RecordedEvent } from '../events/types.ts';
+import {
+  decideAction,
+  decideReport,
+  evolveModeration,
+  INITIAL_STATE,
+  MODERATION_EVENTS,
+  type ContentFacts,
+  type Decide,
+  type FileReport,
+  type ModerationEventType,
+  type ModerationState,
+  type ModerationTarget,
+} from './target.ts';
+
+/**
+ * The content's owner and what it hangs off, held until commit: a cat or bodega through its target
+ * locks (see holdTarget), a review or photo by a key-share lock on its row. A bodega's stream row
+ * is locked too, so a cat added to it meanwhile lands before or after the hiding, never across it.
+ */
+async function holdContent(trx: Kysely<DB>, target: ModerationTarget): Promise<ContentFacts> {
+  switch (target.type) {
+    case 'cat':
+    case 'bodega': {
+      await lockTarget(trx, { type: target.type, id: target.id }, 'share');
+      const table = target.type === 'cat' ? 'cats' : 'bodegas';
+      const row = await trx
+        .selectFrom(table)
+        .select([
+          'created_by',
+          target.type === 'cat' ? sql<number>`bodega_id`.as('parent') : sql<null>`null`.as('parent'),
+        ])
+        .where('id', '=', target.id)
+        .forKeyShare()
+        .executeTakeFirst();
+      if (!row) return null;
+      if (target.type === 'bodega') {
+        await trx
+          .selectFrom('streams')
+          .select('version')
+          .where('stream_id', '=', streamIds.bodega(target.id))
+          .forUpdate()
+          .execute();
+      }
+      return {
+        owner: row.created_by === null ? null : Number(row.created_by),
+        parent: row.parent === null ? null : { type: 'bodega', id: Number(row.parent) },
+      };
+    }
+    case 'review':
+    case 'photo': {
+      const row =
+        target.type === 'review'
+          ? await trx
+              .selectFrom('reviews')
+              .select(['user_id as owner', 'target_type', 'target_id'])
+              .where('id', '=', target.id)
+              .forKeyShare()
+              .executeTakeFirst()
+          : await trx
+              .selectFrom('photos')
+              .select(['uploaded_by as owner', 'target_type', 'target_id'])
+              .where('id', '=', target.id)
+              .forKeyShare()
+              .executeTakeFirst();
+      if (!row) return null;
+      return {
+        owner: row.owner === null ? null : Number(row.owner),
+        parent: { type: row.target_type, id: Number(row.target_id) },
+      };
+    }
+  }
+}
+
+/** The target's moderation stream, taken in turn (one decision at a time), folded. */
+async function loadModeration(
+  trx: Kysely<DB>,
+  target: ModerationTarget,
+): Promise<{ state: ModerationState; version: number }> {
+  const stream = streamIds.moderation(target.type, target.id);
+  await passWriterGate(trx, [sql`pg_advisory_xact_lock(hashtextextended(${stream}, 0))`]);
+  const events = (await readStream(trx, stream, MODERATION_EVENTS)) as RecordedEvent<ModerationEventType>[];
+  return {
+    state: events.reduce(evolveModeration, INITIAL_STATE),
+    version: events.at(-1)?.streamVersion ?? 0,
+  };
+}
+
+export type FiledReport = { id: number; createdAt: Date };
+
+export async function fileReport(
+  trx: Kysely<DB>,
+  store: EventStore,
+  command: FileReport,
+  metadata: EventMetadata,
+): Promise<FiledReport> {
+  const { state, version } = await loadModeration(trx, command.target);
+  const facts = await holdContent(trx, command.target);
+  // A refused report may use up an id: ids only need to be unique.
+  const reportId = facts ? await nextId(trx, 'report_ids') : 0;
+  const events = decideReport(command, state, facts, reportId);
+  const stream = streamIds.moderation(command.target.type, command.target.id);
+  const appended = await store.append(trx, stream, version, events, { metadata });
+  return { id: reportId, createdAt: appended.events[0]!.recordedAt };
+}
+
+export async function decide(
+  trx: Kysely<DB>,
+  store: EventStore,
+  command: Decide,
+  metadata: EventMetadata,
+): Promise<void> {
+  const { state, version } = await loadModeration(trx, command.target);
+  const facts = await holdContent(trx, command.target);
+  const events = decideAction(command, state, facts);
+  const stream = streamIds.moderation(command.target.type, command.target.id);
+  await store.append(trx, stream, version, events, { metadata });
+}

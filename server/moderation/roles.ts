@@ -1,0 +1,43 @@
+// Granting and revoking the moderator role (operators only: `npm run role`). A change is a
+// RoleChanged event on the account's stream, so a replay keeps it; the moderators table is its
+// projection.
+import { sql } from 'kysely';
+import { findUserIdByUsername } from '../accounts/users.ts';
+import { NotFound } from '../errors.ts';
+import { writeTransaction, type EventStore } from '../events/store.ts';
+import { streamIds, type Role } from '../events/types.ts';
+import type { Database } from '../db/database.ts';
+
+export type RoleChange = { username: string; role: Role; changed: boolean };
+
+export async function setRole(
+  services: { database: Database; store: EventStore },
+  username: string,
+  role: Role,
+): Promise<RoleChange> {
+  const { db } = services.database;
+  return writeTransaction(db, async (trx) => {
+    const userId = await findUserIdByUsername(trx, username);
+    if (userId === null) throw new NotFound(`No user is called "${username}"`);
+    const stream = streamIds.account(userId);
+    // One role change per account at a time, so "changed" is true of the log.
+    await sql`select pg_advisory_xact_lock(hashtextextended(${stream}, 0))`.execute(trx);
+    const current = await trx
+      .selectFrom('moderators')
+      .select('user_id')
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
+    const was: Role = current ? 'moderator' : 'member';
+    if (was === role) return { username, role, changed: false };
+    await services.store.append(
+      trx,
+      stream,
+      'any',
+      [{ type: 'RoleChanged', data: { user_id: userId, role } }],
+      {
+        metadata: { actor_id: null },
+      },
+    );
+    return { username, role, changed: true };
+  });
+}

@@ -1,0 +1,163 @@
+// A moderated target (a cat, bodega, review or photo): its moderation stream folded by evolve into
+// who has reported it and whether it is hidden, and the pure decisions on a report and on a
+// moderator's action.
+import { Conflict, Invalid, NotFound } from '../errors.ts';
+import type { ModerationTargetType, ReportReason, TargetType } from '../db/schema.ts';
+import type { NewEvent, RecordedEvent } from '../events/types.ts';
+
+export const MODERATION_EVENTS = [
+  'ContentReported',
+  'ContentHidden',
+  'ContentRestored',
+  'ModerationDecided',
+] as const;
+export type ModerationEventType = (typeof MODERATION_EVENTS)[number];
+export type ModerationEvent = NewEvent<ModerationEventType>;
+
+export type ModerationTarget = { type: ModerationTargetType; id: number };
+export type ModerationAction = 'hide' | 'restore' | 'dismiss';
+
+export type ModerationState = {
+  /** Everyone who ever reported it: one report per person and target. */
+  reporters: ReadonlySet<number>;
+  /** Reporters whose reports no moderator has decided on yet. */
+  openReporters: ReadonlySet<number>;
+  hidden: boolean;
+  /** Hidden by reports reaching the threshold; a dismissal restores it. */
+  hiddenByReports: boolean;
+};
+
+export const INITIAL_STATE: ModerationState = {
+  reporters: new Set(),
+  openReporters: new Set(),
+  hidden: false,
+  hiddenByReports: false,
+};
+
+/** What a decision needs to know of the content itself (null when it does not exist). */
+export type ContentFacts = {
+  owner: number | null;
+  parent: { type: TargetType; id: number } | null;
+} | null;
+
+const NAMES: Record<ModerationTargetType, string> = {
+  cat: 'Cat',
+  bodega: 'Bodega',
+  review: 'Review',
+  photo: 'Photo',
+};
+
+export function contentNotFound(target: ModerationTarget): NotFound {
+  return new NotFound(`${NAMES[target.type]} not found`);
+}
+
+export function evolveModeration(
+  state: ModerationState,
+  event: RecordedEvent<ModerationEventType> | ModerationEvent,
+): ModerationState {
+  switch (event.type) {
+    case 'ContentReported': {
+      const user = event.data.user_id;
+      return {
+        ...state,
+        reporters: new Set([...state.reporters, user]),
+        openReporters: new Set([...state.openReporters, user]),
+      };
+    }
+    case 'ContentHidden':
+      return { ...state, hidden: true, hiddenByReports: event.data.by === 'reports' };
+    case 'ContentRestored':
+      return { ...state, hidden: false, hiddenByReports: false };
+    case 'ModerationDecided':
+      // A decision closes the open reports; after it, only a moderator's hide holds the target.
+      return { ...state, openReporters: new Set(), hiddenByReports: false };
+  }
+}
+
+export type FileReport = {
+  userId: number;
+  target: ModerationTarget;
+  reason: ReportReason;
+  comment: string;
+  /** Distinct open reporters that hide a target (REPORTS_TO_HIDE). */
+  threshold: number;
+};
+
+function contentEvent(target: ModerationTarget, facts: NonNullable<ContentFacts>) {
+  return {
+    target_type: target.type,
+    target_id: target.id,
+    parent_type: facts.parent?.type ?? null,
+    parent_id: facts.parent?.id ?? null,
+  };
+}
+
+export function decideReport(
+  command: FileReport,
+  state: ModerationState,
+  facts: ContentFacts,
+  reportId: number,
+): ModerationEvent[] {
+  const { target, userId } = command;
+  if (!facts) throw contentNotFound(target);
+  if (facts.owner === userId) {
+    const message = `You cannot report your own ${target.type}`;
+    throw new Invalid(message, { target_id: message });
+  }
+  if (state.reporters.has(userId)) {
+    throw new Conflict(`You have already reported this ${target.type}`, 'already_reported');
+  }
+  const events: ModerationEvent[] = [
+    {
+      type: 'ContentReported',
+      data: {
+        report_id: reportId,
+        target_type: target.type,
+        target_id: target.id,
+        user_id: userId,
+        reason: command.reason,
+        comment: command.comment,
+      },
+    },
+  ];
+  const open = state.openReporters.size + 1;
+  if (!state.hidden && open >= command.threshold) {
+    events.push({ type: 'ContentHidden', data: { ...contentEvent(target, facts), by: 'reports' } });
+  }
+  return events;
+}
+
+export type Decide = {
+  moderatorId: number;
+  target: ModerationTarget;
+  action: ModerationAction;
+  note: string;
+};
+
+export function decideAction(
+  command: Decide,
+  state: ModerationState,
+  facts: ContentFacts,
+): ModerationEvent[] {
+  const { target, action } = command;
+  if (!facts) throw contentNotFound(target);
+  const events: ModerationEvent[] = [
+    {
+      type: 'ModerationDecided',
+      data: {
+        target_type: target.type,
+        target_id: target.id,
+        action,
+        moderator_id: command.moderatorId,
+        note: command.note,
+      },
+    },
+  ];
+  const content = contentEvent(target, facts);
+  if (action === 'hide' && !state.hidden) {
+    events.push({ type: 'ContentHidden', data: { ...content, by: 'moderator' } });
+  }
+  const restore = action === 'restore' ? state.hidden : action === 'dismiss' && state.hiddenByReports;
+  if (restore) events.push({ type: 'ContentRestored', data: content });
+  return events;
+}
