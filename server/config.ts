@@ -53,6 +53,9 @@ export type Config = {
   uploadDir: string;
   googleMapsApiKey: string | null;
   geocoderApiKey: string | null;
+  /** Who turns typed addresses into coordinates (see catalogue/geocoder.ts). */
+  geocoder: 'google' | 'geosearch' | 'off';
+  geosearchUrl: string;
   corsOrigins: string[] | '*';
   logLevel: string;
   publicBaseUrl: string | null;
@@ -134,6 +137,25 @@ function trustProxy(raw: string | undefined, problems: string[]): TrustProxy {
   return bad.length > 0 ? false : entries;
 }
 
+const GEOCODERS = ['google', 'geosearch', 'off'] as const;
+
+/**
+ * GEOCODER: Google when GEOCODER_API_KEY is set, else NYC's key-less GeoSearch; tests stay off
+ * the network unless they ask.
+ */
+function geocoderOf(env: NodeJS.ProcessEnv, nodeEnv: string, problems: string[]): Config['geocoder'] {
+  const raw = (env.GEOCODER ?? '').trim();
+  const fallback = env.GEOCODER_API_KEY ? 'google' : nodeEnv === 'test' ? 'off' : 'geosearch';
+  if (raw === '') return fallback;
+  const chosen = GEOCODERS.find((g) => g === raw);
+  if (!chosen) {
+    problems.push(`GEOCODER must be one of ${GEOCODERS.join(', ')} (got "${raw}")`);
+    return fallback;
+  }
+  if (chosen === 'google' && !env.GEOCODER_API_KEY) problems.push('GEOCODER=google needs GEOCODER_API_KEY');
+  return chosen;
+}
+
 function url(name: string, raw: string | undefined, schemes: string[], problems: string[]): string | null {
   if (!raw) return null;
   try {
@@ -192,6 +214,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     uploadDir: path.resolve(env.UPLOAD_DIR ?? 'uploads'),
     googleMapsApiKey: env.GOOGLE_MAPS_API_KEY || null,
     geocoderApiKey: env.GEOCODER_API_KEY || null,
+    geocoder: geocoderOf(env, nodeEnv, problems),
+    geosearchUrl:
+      url('GEOSEARCH_URL', env.GEOSEARCH_URL, ['http:', 'https:'], problems) ??
+      'https://geosearch.planninglabs.nyc/v2/search',
     corsOrigins: cors === '*' || cors === '' ? '*' : cors.split(',').map((o) => o.trim()),
     logLevel,
     publicBaseUrl: url('PUBLIC_BASE_URL', env.PUBLIC_BASE_URL, ['http:', 'https:'], problems),

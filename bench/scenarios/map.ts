@@ -108,6 +108,7 @@ export const scenario: Scenario = {
     const config = {
       ...loadConfig({
         NODE_ENV: 'production',
+        GEOCODER: 'off',
         JWT_SECRET: randomBytes(32).toString('hex'),
         LOG_LEVEL: 'warn',
         DATABASE_URL: bench.url,

@@ -250,6 +250,7 @@ function configFor(databaseUrl: string, cacheEntries = 2000) {
   return {
     ...loadConfig({
       NODE_ENV: 'production',
+      GEOCODER: 'off',
       JWT_SECRET: process.env.BENCH_JWT_SECRET ?? randomBytes(32).toString('hex'),
       LOG_LEVEL: 'warn',
       DATABASE_URL: databaseUrl,

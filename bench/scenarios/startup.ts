@@ -80,6 +80,7 @@ async function productionApi(runs: number) {
   const bench = await createBenchDatabase('startup');
   const env = {
     NODE_ENV: 'production',
+    GEOCODER: 'off',
     JWT_SECRET: 'startup-bench-secret-0123456789abcdefghijkl',
     DATABASE_URL: bench.url,
     REDIS_URL: BENCH_REDIS_URL,

@@ -1,12 +1,14 @@
-// Turns a street address into coordinates. Google's Geocoding API when GEOCODER_API_KEY is set,
-// otherwise nothing: an address without a known position gets null coordinates, never a guess.
-// Callers geocode before opening the event transaction, so a slow geocoder never holds a lock.
+// Turns a street address into coordinates: Google's Geocoding API when GEOCODER_API_KEY is set,
+// otherwise NYC Planning's key-less GeoSearch (GEOCODER=geosearch, the default outside tests), or
+// nothing (GEOCODER=off). An address without a known position gets null coordinates, never a
+// guess: any failure, timeout or unsure match is null. Callers geocode before opening the event
+// transaction, so a slow geocoder never holds a lock.
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import type { Coordinates } from './validation.ts';
 
 export type Geocoder = {
-  readonly kind: 'google' | 'none';
+  readonly kind: 'google' | 'geosearch' | 'none';
   /** Coordinates of the address, or null when unknown (including any failure of the service). */
   geocode(address: string): Promise<Coordinates | null>;
 };
@@ -69,10 +71,108 @@ function coordinatesFrom(location: { lat?: unknown; lng?: unknown } | undefined)
   return { latitude: lat, longitude: lng };
 }
 
-export function createGeocoder(config: Pick<Config, 'geocoderApiKey'>, logger?: Logger): Geocoder {
-  if (!config.geocoderApiKey) return nullGeocoder;
-  return googleGeocoder({
-    apiKey: config.geocoderApiKey,
-    onProblem: (problem, address) => logger?.warn({ problem, address }, 'geocoding failed'),
-  });
+export const GEOSEARCH_URL = 'https://geosearch.planninglabs.nyc/v2/search';
+// New York City with a little margin: GeoSearch knows only the city, and anything it answers
+// outside it is not an address of ours.
+const NYC_BOX = { south: 40.47, north: 40.93, west: -74.27, east: -73.68 };
+/** Matches less sure than this (Pelias' 0..1 confidence) are not taken. */
+const MIN_CONFIDENCE = 0.8;
+
+export type GeosearchGeocoderOptions = {
+  endpoint?: string;
+  timeoutMs?: number;
+  /** At most one request starts per this many ms (a public service: 5 a second at most). */
+  minIntervalMs?: number;
+  /** Requests allowed to wait for their turn; more answer null at once instead of queueing. */
+  maxWaiting?: number;
+  onProblem?(problem: string, address: string): void;
+};
+
+type GeosearchFeature = {
+  geometry?: { coordinates?: unknown };
+  properties?: { confidence?: unknown; accuracy?: unknown; match_type?: unknown };
+};
+
+/**
+ * NYC Planning Labs' GeoSearch (a Pelias service over the city's Property Address Directory).
+ * Only a point match that Pelias is sure of counts: a street or borough centroid, a fallback match
+ * or a low confidence is no position.
+ */
+export function geosearchGeocoder(options: GeosearchGeocoderOptions = {}): Geocoder {
+  const endpoint = options.endpoint ?? GEOSEARCH_URL;
+  const timeoutMs = options.timeoutMs ?? 3000;
+  const minIntervalMs = options.minIntervalMs ?? 200;
+  const maxWaiting = options.maxWaiting ?? 20;
+  const report = options.onProblem ?? (() => {});
+  let nextStart = 0;
+  let waiting = 0;
+
+  /** Waits for this request's turn; false when too many already wait. */
+  async function turn(): Promise<boolean> {
+    if (waiting >= maxWaiting) return false;
+    const now = Date.now();
+    const start = Math.max(now, nextStart);
+    nextStart = start + minIntervalMs;
+    if (start > now) {
+      waiting += 1;
+      await new Promise((resolve) => setTimeout(resolve, start - now));
+      waiting -= 1;
+    }
+    return true;
+  }
+
+  return {
+    kind: 'geosearch',
+    async geocode(address) {
+      if (!(await turn())) {
+        report('too many requests waiting', address);
+        return null;
+      }
+      const url = new URL(endpoint);
+      url.searchParams.set('text', address);
+      url.searchParams.set('size', '1');
+      try {
+        const res = await fetch(url, { signal: AbortSignal.timeout(timeoutMs) });
+        if (!res.ok) {
+          report(`HTTP ${res.status}`, address);
+          return null;
+        }
+        const body = (await res.json()) as { features?: GeosearchFeature[] };
+        return sureCoordinates(body.features?.[0]);
+      } catch (error) {
+        report(error instanceof Error ? `${error.name}: ${error.message}` : String(error), address);
+        return null;
+      }
+    },
+  };
+}
+
+function sureCoordinates(feature: GeosearchFeature | undefined): Coordinates | null {
+  const { confidence, accuracy, match_type: matchType } = feature?.properties ?? {};
+  if (typeof confidence === 'number' && confidence < MIN_CONFIDENCE) return null;
+  if (accuracy !== undefined && accuracy !== 'point') return null;
+  if (matchType === 'fallback') return null;
+  const coordinates = feature?.geometry?.coordinates;
+  if (!Array.isArray(coordinates)) return null;
+  const [lng, lat] = coordinates as unknown[];
+  const found = coordinatesFrom({ lat, lng });
+  if (!found) return null;
+  const inCity =
+    found.latitude >= NYC_BOX.south &&
+    found.latitude <= NYC_BOX.north &&
+    found.longitude >= NYC_BOX.west &&
+    found.longitude <= NYC_BOX.east;
+  return inCity ? found : null;
+}
+
+export function createGeocoder(
+  config: Pick<Config, 'geocoder' | 'geocoderApiKey' | 'geosearchUrl'>,
+  logger?: Logger,
+): Geocoder {
+  const onProblem = (problem: string, address: string) =>
+    logger?.warn({ problem, address, geocoder: config.geocoder }, 'geocoding failed');
+  if (config.geocoder === 'google' && config.geocoderApiKey)
+    return googleGeocoder({ apiKey: config.geocoderApiKey, onProblem });
+  if (config.geocoder === 'geosearch') return geosearchGeocoder({ endpoint: config.geosearchUrl, onProblem });
+  return nullGeocoder;
 }

@@ -1,5 +1,13 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createGeocoder, googleGeocoder, nullGeocoder } from '../../../server/catalogue/geocoder.ts';
+import { loadConfig } from '../../../server/config.ts';
+import {
+  createGeocoder,
+  geosearchGeocoder,
+  googleGeocoder,
+  nullGeocoder,
+} from '../../../server/catalogue/geocoder.ts';
 import { startFakeGeocodingService, type FakeGeocodingService } from './geocoding.ts';
 
 describe('geocoders', () => {
@@ -58,10 +66,142 @@ describe('geocoders', () => {
     const gone = googleGeocoder({ apiKey: 'k', endpoint: 'http://127.0.0.1:9/geocode', timeoutMs: 500 });
     expect(await gone.geocode('1 Grand St')).toBeNull();
   });
+});
 
-  it('is Google only when a key is configured; otherwise never a position', async () => {
-    expect(createGeocoder({ geocoderApiKey: null })).toBe(nullGeocoder);
-    expect(createGeocoder({ geocoderApiKey: 'k' }).kind).toBe('google');
+describe('choosing the geocoder', () => {
+  const secret = { JWT_SECRET: 'a-secret-with-enough-entropy-0123456789' };
+  const chosen = (env: NodeJS.ProcessEnv) => createGeocoder(loadConfig({ ...secret, ...env })).kind;
+
+  it('is Google with a key, GeoSearch without one, nothing in tests or when turned off', () => {
+    expect(chosen({ GEOCODER_API_KEY: 'k' })).toBe('google');
+    expect(chosen({})).toBe('geosearch');
+    expect(chosen({ NODE_ENV: 'test' })).toBe('none');
+    expect(chosen({ GEOCODER: 'off', GEOCODER_API_KEY: 'k' })).toBe('none');
+    expect(chosen({ GEOCODER: 'geosearch', GEOCODER_API_KEY: 'k' })).toBe('geosearch');
+  });
+
+  it('refuses an unknown geocoder, or Google without a key', () => {
+    expect(() => loadConfig({ ...secret, GEOCODER: 'bing' })).toThrow(
+      /GEOCODER must be one of google, geosearch, off/,
+    );
+    expect(() => loadConfig({ ...secret, GEOCODER: 'google' })).toThrow(
+      /GEOCODER=google needs GEOCODER_API_KEY/,
+    );
+    expect(() => loadConfig({ ...secret, GEOSEARCH_URL: 'ftp://x' })).toThrow(/GEOSEARCH_URL/);
+  });
+
+  it('never gives a position without a geocoder', async () => {
     expect(await nullGeocoder.geocode('1 Grand St')).toBeNull();
+  });
+});
+
+/** A local service speaking GeoSearch's format (a Pelias GeoJSON feature collection). */
+async function startGeosearch() {
+  const state = {
+    requests: [] as { url: URL; at: number }[],
+    features: [] as unknown[],
+    status: 200,
+    delayMs: 0,
+  };
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    state.requests.push({ url, at: Date.now() });
+    const body = JSON.stringify({ type: 'FeatureCollection', features: state.features });
+    setTimeout(
+      () => res.writeHead(state.status, { 'content-type': 'application/json' }).end(body),
+      state.delayMs,
+    );
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v2/search`;
+  const close = () =>
+    new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
+  return { state, url, close };
+}
+
+const point = (lng: number, lat: number, properties: object = {}) => ({
+  type: 'Feature',
+  geometry: { type: 'Point', coordinates: [lng, lat] },
+  properties: { layer: 'address', accuracy: 'point', confidence: 1, match_type: 'exact', ...properties },
+});
+
+describe('GeoSearch (key-less)', () => {
+  let service: Awaited<ReturnType<typeof startGeosearch>>;
+  const problems: string[] = [];
+  beforeAll(async () => {
+    service = await startGeosearch();
+  });
+  afterAll(async () => service.close());
+  beforeEach(() => {
+    service.state.requests.length = 0;
+    service.state.features = [];
+    service.state.status = 200;
+    service.state.delayMs = 0;
+    problems.length = 0;
+  });
+  const geocoder = (options: { timeoutMs?: number; minIntervalMs?: number; maxWaiting?: number } = {}) =>
+    geosearchGeocoder({
+      endpoint: service.url,
+      minIntervalMs: 0,
+      ...options,
+      onProblem: (p) => problems.push(p),
+    });
+
+  it('asks for the best match of the address and reads its point (longitude first)', async () => {
+    service.state.features = [point(-73.9418, 40.6872)];
+    expect(await geocoder().geocode('300 Nostrand Ave, Brooklyn')).toEqual({
+      latitude: 40.6872,
+      longitude: -73.9418,
+    });
+    const sent = service.state.requests[0]!.url;
+    expect(sent.searchParams.get('text')).toBe('300 Nostrand Ave, Brooklyn');
+    expect(sent.searchParams.get('size')).toBe('1');
+  });
+
+  it('takes no unsure match: a centroid, a fallback, a low confidence, a place outside the city', async () => {
+    for (const feature of [
+      point(-73.95, 40.65, { accuracy: 'centroid', layer: 'borough' }),
+      point(-73.95, 40.65, { match_type: 'fallback' }),
+      point(-73.95, 40.65, { confidence: 0.4 }),
+      point(-118.24, 34.05),
+      { geometry: { coordinates: ['x', 40.6] }, properties: {} },
+    ]) {
+      service.state.features = [feature];
+      expect(await geocoder().geocode('1 Somewhere St')).toBeNull();
+    }
+    service.state.features = [];
+    expect(await geocoder().geocode('Nowhere')).toBeNull();
+    expect(problems).toEqual([]);
+  });
+
+  it('answers null and reports an HTTP error, a timeout, or nobody listening', async () => {
+    service.state.status = 503;
+    expect(await geocoder().geocode('1 Grand St')).toBeNull();
+    expect(problems).toEqual(['HTTP 503']);
+    service.state.status = 200;
+    service.state.features = [point(-73.95, 40.65)];
+    service.state.delayMs = 2000;
+    const started = Date.now();
+    expect(await geocoder({ timeoutMs: 200 }).geocode('1 Slow St')).toBeNull();
+    expect(Date.now() - started).toBeLessThan(1500);
+    expect(problems[1]).toMatch(/Timeout|Abort/);
+    const gone = geosearchGeocoder({ endpoint: 'http://127.0.0.1:9/v2/search', timeoutMs: 500 });
+    expect(await gone.geocode('1 Grand St')).toBeNull();
+  });
+
+  it('starts at most one request per interval, and sheds what would wait too long', async () => {
+    service.state.features = [point(-73.95, 40.65)];
+    const spaced = geocoder({ minIntervalMs: 100, maxWaiting: 2 });
+    const answers = await Promise.all(['a', 'b', 'c', 'd'].map((a) => spaced.geocode(`${a} St`)));
+    // The first starts at once, two wait their turn, the fourth would be a third in line.
+    expect(answers.filter(Boolean)).toHaveLength(3);
+    expect(answers[3]).toBeNull();
+    expect(problems).toEqual(['too many requests waiting']);
+    const starts = service.state.requests.map((r) => r.at);
+    expect(starts).toHaveLength(3);
+    for (let i = 1; i < starts.length; i++) expect(starts[i]! - starts[i - 1]!).toBeGreaterThanOrEqual(90);
   });
 });

@@ -20,7 +20,7 @@ describe('geocoding of new and moved bodegas', () => {
         init,
       );
     });
-    t = await createTestApp({ config: { geocoderApiKey: 'test-key' } });
+    t = await createTestApp({ config: { geocoder: 'google', geocoderApiKey: 'test-key' } });
     alice = await signUp(t, 'alice');
   });
   afterAll(async () => {
