@@ -18,3 +18,7 @@ export const MapAnswer = Type.Object({
   clusters: Type.Array(Cluster, { maxItems: 500 }),
 });
 export type MapAnswer = Static<typeof MapAnswer>;
+
+/** GET /api/geocode/reverse: the street address at a position (a form's Location button). */
+export const ReverseGeocodeAnswer = Type.Object({ address: Type.String() });
+export type ReverseGeocodeAnswer = Static<typeof ReverseGeocodeAnswer>;

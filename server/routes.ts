@@ -10,6 +10,7 @@ import accountRoutes from './accounts/routes.ts';
 import credentialRoutes from './accounts/credentials.routes.ts';
 import listRoutes from './lists/routes.ts';
 import mapRoutes from './map/routes.ts';
+import geocodeRoutes from './catalogue/geocode.routes.ts';
 import { forgetViews, recordView } from './lists/recently-viewed.ts';
 import { isSaved } from './lists/saves.ts';
 import reviewsRoutes from './reviews/routes.ts';
@@ -31,5 +32,6 @@ export const apiRoutes: { prefix: string; plugin: FastifyPluginAsync }[] = [
   { prefix: '/reviews', plugin: reviewsRoutes },
   { prefix: '/search', plugin: searchRoutes },
   { prefix: '', plugin: mapRoutes },
+  { prefix: '/geocode', plugin: geocodeRoutes },
   { prefix: '', plugin: moderationRoutes },
 ];

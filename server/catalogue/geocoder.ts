@@ -7,13 +7,42 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import type { Coordinates } from './validation.ts';
 
+/** What a position's address lookup found: the address, nothing there, or the service failed. */
+export type AddressOutcome = { address: string } | 'none' | 'failed';
+
 export type Geocoder = {
   readonly kind: 'google' | 'geosearch' | 'none';
   /** Coordinates of the address, or null when unknown (including any failure of the service). */
   geocode(address: string): Promise<Coordinates | null>;
+  /** The street address at a position (for a form's Location button). */
+  reverse(position: Coordinates): Promise<AddressOutcome>;
 };
 
-export const nullGeocoder: Geocoder = { kind: 'none', geocode: async () => null };
+export const nullGeocoder: Geocoder = {
+  kind: 'none',
+  geocode: async () => null,
+  reverse: async () => 'failed',
+};
+
+/** One GET of a JSON answer within the timeout; null (the problem reported) on any failure. */
+async function getJson<T>(
+  url: URL,
+  timeoutMs: number,
+  report: (problem: string, subject: string) => void,
+  subject: string,
+): Promise<T | null> {
+  try {
+    const res = await fetch(url, { signal: AbortSignal.timeout(timeoutMs) });
+    if (!res.ok) {
+      report(`HTTP ${res.status}`, subject);
+      return null;
+    }
+    return (await res.json()) as T;
+  } catch (error) {
+    report(error instanceof Error ? `${error.name}: ${error.message}` : String(error), subject);
+    return null;
+  }
+}
 
 export const GOOGLE_GEOCODE_URL = 'https://maps.googleapis.com/maps/api/geocode/json';
 // Prefer matches inside New York City for addresses that exist in many towns ("12 Main St").
@@ -28,37 +57,34 @@ export type GoogleGeocoderOptions = {
 
 type GoogleResponse = {
   status?: string;
-  results?: { geometry?: { location?: { lat?: unknown; lng?: unknown } } }[];
+  results?: { formatted_address?: unknown; geometry?: { location?: { lat?: unknown; lng?: unknown } } }[];
 };
 
 export function googleGeocoder(options: GoogleGeocoderOptions): Geocoder {
   const endpoint = options.endpoint ?? GOOGLE_GEOCODE_URL;
   const timeoutMs = options.timeoutMs ?? 3000;
   const report = options.onProblem ?? (() => {});
+  /** The answer when Google found something; null for no result (quietly) or a failure. */
+  async function ask(params: Record<string, string>, subject: string): Promise<GoogleResponse | null> {
+    const url = new URL(endpoint);
+    for (const [name, value] of Object.entries({ ...params, region: 'us', key: options.apiKey }))
+      url.searchParams.set(name, value);
+    const body = await getJson<GoogleResponse>(url, timeoutMs, report, subject);
+    if (body && body.status !== 'OK' && body.status !== 'ZERO_RESULTS')
+      report(`status ${body.status ?? 'missing'}`, subject);
+    return body;
+  }
   return {
     kind: 'google',
     async geocode(address) {
-      const url = new URL(endpoint);
-      url.searchParams.set('address', address);
-      url.searchParams.set('bounds', NYC_BOUNDS);
-      url.searchParams.set('region', 'us');
-      url.searchParams.set('key', options.apiKey);
-      try {
-        const res = await fetch(url, { signal: AbortSignal.timeout(timeoutMs) });
-        if (!res.ok) {
-          report(`HTTP ${res.status}`, address);
-          return null;
-        }
-        const body = (await res.json()) as GoogleResponse;
-        if (body.status !== 'OK') {
-          if (body.status !== 'ZERO_RESULTS') report(`status ${body.status ?? 'missing'}`, address);
-          return null;
-        }
-        return coordinatesFrom(body.results?.[0]?.geometry?.location);
-      } catch (error) {
-        report(error instanceof Error ? `${error.name}: ${error.message}` : String(error), address);
-        return null;
-      }
+      const body = await ask({ address, bounds: NYC_BOUNDS }, address);
+      return body?.status === 'OK' ? coordinatesFrom(body.results?.[0]?.geometry?.location) : null;
+    },
+    async reverse({ latitude, longitude }) {
+      const body = await ask({ latlng: `${latitude},${longitude}` }, `${latitude},${longitude}`);
+      if (!body || (body.status !== 'OK' && body.status !== 'ZERO_RESULTS')) return 'failed';
+      const address = body.results?.[0]?.formatted_address;
+      return typeof address === 'string' && address ? { address } : 'none';
     },
   };
 }
@@ -90,8 +116,17 @@ export type GeosearchGeocoderOptions = {
 
 type GeosearchFeature = {
   geometry?: { coordinates?: unknown };
-  properties?: { confidence?: unknown; accuracy?: unknown; match_type?: unknown };
+  properties?: {
+    confidence?: unknown;
+    accuracy?: unknown;
+    match_type?: unknown;
+    label?: unknown;
+    /** Reverse answers: how far the address is from the position asked about, in km. */
+    distance?: unknown;
+  };
 };
+/** A reverse answer farther than this from the position is not the address there. */
+const MAX_REVERSE_KM = 0.15;
 
 /**
  * NYC Planning Labs' GeoSearch (a Pelias service over the city's Property Address Directory).
@@ -121,6 +156,9 @@ export function geosearchGeocoder(options: GeosearchGeocoderOptions = {}): Geoco
     return true;
   }
 
+  // Reverse lookups go to the service's /reverse beside its /search.
+  const reverseEndpoint = endpoint.replace(/search\/?$/, 'reverse');
+
   return {
     kind: 'geosearch',
     async geocode(address) {
@@ -131,18 +169,25 @@ export function geosearchGeocoder(options: GeosearchGeocoderOptions = {}): Geoco
       const url = new URL(endpoint);
       url.searchParams.set('text', address);
       url.searchParams.set('size', '1');
-      try {
-        const res = await fetch(url, { signal: AbortSignal.timeout(timeoutMs) });
-        if (!res.ok) {
-          report(`HTTP ${res.status}`, address);
-          return null;
-        }
-        const body = (await res.json()) as { features?: GeosearchFeature[] };
-        return sureCoordinates(body.features?.[0]);
-      } catch (error) {
-        report(error instanceof Error ? `${error.name}: ${error.message}` : String(error), address);
-        return null;
+      const body = await getJson<{ features?: GeosearchFeature[] }>(url, timeoutMs, report, address);
+      return sureCoordinates(body?.features?.[0]);
+    },
+    async reverse({ latitude, longitude }) {
+      const subject = `${latitude},${longitude}`;
+      if (!(await turn())) {
+        report('too many requests waiting', subject);
+        return 'failed';
       }
+      const url = new URL(reverseEndpoint);
+      url.searchParams.set('point.lat', String(latitude));
+      url.searchParams.set('point.lon', String(longitude));
+      url.searchParams.set('size', '1');
+      const body = await getJson<{ features?: GeosearchFeature[] }>(url, timeoutMs, report, subject);
+      if (!body) return 'failed';
+      const { label, distance } = body.features?.[0]?.properties ?? {};
+      if (typeof label !== 'string' || !label) return 'none';
+      if (typeof distance === 'number' && distance > MAX_REVERSE_KM) return 'none';
+      return { address: label };
     },
   };
 }

@@ -130,13 +130,18 @@ describe('the Upload Cat form', () => {
 });
 
 describe('the Location button', () => {
-  it('without a maps key keeps the position, sends it with the cat, and asks for the address', async () => {
+  it('without a maps key or a server geocoder keeps the position, sends it with the cat, and asks for the address', async () => {
     stubGeolocation({ coords: HERE });
     const { sent, cat } = await renderForms((r) => {
       if (r.url === '/api/config')
         return {
           status: 200,
           body: { product_name: 'Bodega Cats', google_maps_api_key: null, nearby_radius_km: 10 },
+        };
+      if (r.url.startsWith('/api/geocode/reverse'))
+        return {
+          status: 503,
+          body: { error: 'Address lookup is turned off on this server.', code: 'geocoding_off' },
         };
       return { status: 201, body: { cat: created('Whiskers'), bodega: {} } };
     });
@@ -155,6 +160,47 @@ describe('the Location button', () => {
       latitude: 40.758,
       longitude: -73.9855,
     });
+  });
+
+  it('without a maps key asks the server for the address at the position and fills it in', async () => {
+    stubGeolocation({ coords: HERE });
+    const { sent, bodega } = await renderForms((r) => {
+      if (r.url === '/api/config') return { status: 200, body: { google_maps_api_key: null } };
+      if (r.url.startsWith('/api/geocode/reverse'))
+        return { status: 200, body: { address: '1560 BROADWAY, Manhattan, New York, NY, USA' } };
+      return { status: 500 };
+    });
+    fireEvent.click(buttonIn(bodega, 'Location'));
+    await vi.waitFor(() =>
+      expect(field(bodega, 'Address').value).toBe('1560 BROADWAY, Manhattan, New York, NY, USA'),
+    );
+    expect(
+      await screen.findByText('Address filled in from your position. Check it before you submit.'),
+    ).toBeTruthy();
+    const asked = new URL(sent.find((r) => r.url.startsWith('/api/geocode/reverse'))!.url, 'http://x');
+    expect([asked.searchParams.get('lat'), asked.searchParams.get('lng')]).toEqual(['40.758', '-73.9855']);
+    expect(sent.some((r) => r.url.includes('maps.googleapis.com'))).toBe(false);
+  });
+
+  it('without a maps key says when the server finds no address there, or fails', async () => {
+    stubGeolocation({ coords: HERE });
+    let answer = {
+      status: 404,
+      body: { error: 'No street address was found at this position.', code: 'not_found' },
+    };
+    const { cat } = await renderForms((r) => {
+      if (r.url === '/api/config') return { status: 200, body: { google_maps_api_key: null } };
+      return answer;
+    });
+    fireEvent.click(buttonIn(cat, 'Location'));
+    expect(await screen.findByText('Could not find address for current location')).toBeTruthy();
+    answer = {
+      status: 503,
+      body: { error: 'The address lookup service did not answer.', code: 'unavailable' },
+    };
+    fireEvent.click(buttonIn(cat, 'Location'));
+    expect(await screen.findByText('Error getting address from location')).toBeTruthy();
+    expect(field(cat, 'Address').value).toBe('');
   });
 
   it('with a working key fills the address, and never sends the API token to the maps service', async () => {

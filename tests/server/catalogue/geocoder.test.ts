@@ -1,5 +1,3 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../server/config.ts';
 import {
@@ -8,7 +6,13 @@ import {
   googleGeocoder,
   nullGeocoder,
 } from '../../../server/catalogue/geocoder.ts';
-import { startFakeGeocodingService, type FakeGeocodingService } from './geocoding.ts';
+import {
+  geosearchPoint as point,
+  startFakeGeocodingService,
+  startFakeGeosearch,
+  FORMATTED_ADDRESS,
+  type FakeGeocodingService,
+} from './geocoding.ts';
 
 describe('geocoders', () => {
   let google: FakeGeocodingService;
@@ -62,6 +66,18 @@ describe('geocoders', () => {
     expect(problems[0]).toMatch(/Timeout|Abort/);
   });
 
+  it('finds the address at a position, and tells nothing there from a failure', async () => {
+    google.answer = { lat: 40.6872, lng: -73.9418 };
+    expect(await geocoder().reverse({ latitude: 40.6872, longitude: -73.9418 })).toEqual({
+      address: FORMATTED_ADDRESS,
+    });
+    expect(google.requests[0]!.searchParams.get('latlng')).toBe('40.6872,-73.9418');
+    google.answer = 'zero';
+    expect(await geocoder().reverse({ latitude: 0, longitude: 0 })).toBe('none');
+    google.answer = 'error';
+    expect(await geocoder().reverse({ latitude: 0, longitude: 0 })).toBe('failed');
+  });
+
   it('answers null when nothing listens', async () => {
     const gone = googleGeocoder({ apiKey: 'k', endpoint: 'http://127.0.0.1:9/geocode', timeoutMs: 500 });
     expect(await gone.geocode('1 Grand St')).toBeNull();
@@ -95,44 +111,11 @@ describe('choosing the geocoder', () => {
   });
 });
 
-/** A local service speaking GeoSearch's format (a Pelias GeoJSON feature collection). */
-async function startGeosearch() {
-  const state = {
-    requests: [] as { url: URL; at: number }[],
-    features: [] as unknown[],
-    status: 200,
-    delayMs: 0,
-  };
-  const server = http.createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://localhost');
-    state.requests.push({ url, at: Date.now() });
-    const body = JSON.stringify({ type: 'FeatureCollection', features: state.features });
-    setTimeout(
-      () => res.writeHead(state.status, { 'content-type': 'application/json' }).end(body),
-      state.delayMs,
-    );
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v2/search`;
-  const close = () =>
-    new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    });
-  return { state, url, close };
-}
-
-const point = (lng: number, lat: number, properties: object = {}) => ({
-  type: 'Feature',
-  geometry: { type: 'Point', coordinates: [lng, lat] },
-  properties: { layer: 'address', accuracy: 'point', confidence: 1, match_type: 'exact', ...properties },
-});
-
 describe('GeoSearch (key-less)', () => {
-  let service: Awaited<ReturnType<typeof startGeosearch>>;
+  let service: Awaited<ReturnType<typeof startFakeGeosearch>>;
   const problems: string[] = [];
   beforeAll(async () => {
-    service = await startGeosearch();
+    service = await startFakeGeosearch();
   });
   afterAll(async () => service.close());
   beforeEach(() => {
@@ -190,6 +173,24 @@ describe('GeoSearch (key-less)', () => {
     expect(problems[1]).toMatch(/Timeout|Abort/);
     const gone = geosearchGeocoder({ endpoint: 'http://127.0.0.1:9/v2/search', timeoutMs: 500 });
     expect(await gone.geocode('1 Grand St')).toBeNull();
+  });
+
+  it('finds the labelled address at a position, when it is close enough to be the one there', async () => {
+    const at = { latitude: 40.6872, longitude: -73.9418 };
+    service.state.reverseFeatures = [
+      point(-73.9419, 40.6871, { label: '300 NOSTRAND AVENUE, Brooklyn, NY', distance: 0.02 }),
+    ];
+    expect(await geocoder().reverse(at)).toEqual({ address: '300 NOSTRAND AVENUE, Brooklyn, NY' });
+    const sent = service.state.requests[0]!.url;
+    expect(sent.pathname).toBe('/v2/reverse');
+    expect(sent.searchParams.get('point.lat')).toBe('40.6872');
+    expect(sent.searchParams.get('point.lon')).toBe('-73.9418');
+    service.state.reverseFeatures = [point(-73.95, 40.69, { label: 'Far Away', distance: 0.9 })];
+    expect(await geocoder().reverse(at)).toBe('none');
+    service.state.reverseFeatures = [];
+    expect(await geocoder().reverse(at)).toBe('none');
+    service.state.status = 500;
+    expect(await geocoder().reverse(at)).toBe('failed');
   });
 
   it('starts at most one request per interval, and sheds what would wait too long', async () => {

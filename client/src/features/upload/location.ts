@@ -1,5 +1,7 @@
 // The upload forms' Location button: the device's position (pending -> granted | denied, as on the
-// search screen) and, when a maps key works, the street address found for it.
+// search screen) and the street address found for it: by the browser's maps key when there is one,
+// else by the server's geocoder (GET /api/geocode/reverse).
+import { api, ApiError } from '../../lib/api.ts';
 import type { Coordinates } from '../../lib/coordinates.ts';
 
 export type GeolocationStatus = 'pending' | 'granted' | 'denied';
@@ -48,7 +50,8 @@ export function devicePosition(
   });
 }
 
-export type AddressOutcome = { address: string } | { problem: string };
+/** An address, a problem to tell the user, or `off`: no address lookup is available at all. */
+export type AddressOutcome = { address: string } | { problem: string } | 'off';
 
 const GEOCODE_URL = 'https://maps.googleapis.com/maps/api/geocode/json';
 
@@ -70,6 +73,21 @@ export async function reverseGeocode(
     if (response.ok && body.status === 'ZERO_RESULTS') return { problem: LOCATION_MESSAGES.noAddress };
     return { problem: LOCATION_MESSAGES.addressError };
   } catch {
+    return { problem: LOCATION_MESSAGES.addressError };
+  }
+}
+
+/** The address the server's geocoder finds for a position. */
+export async function serverAddress(
+  { lat, lng }: Coordinates,
+  get: typeof api.get = api.get,
+): Promise<AddressOutcome> {
+  try {
+    const { address } = await get<{ address?: unknown }>('/api/geocode/reverse', { query: { lat, lng } });
+    return typeof address === 'string' && address ? { address } : { problem: LOCATION_MESSAGES.addressError };
+  } catch (error) {
+    if (error instanceof ApiError && error.code === 'geocoding_off') return 'off';
+    if (error instanceof ApiError && error.status === 404) return { problem: LOCATION_MESSAGES.noAddress };
     return { problem: LOCATION_MESSAGES.addressError };
   }
 }

@@ -1,9 +1,9 @@
 // State behind an upload form's Location button: the device position it keeps (sent with the
-// form as latitude/longitude) and the address it found, if a maps key could find one.
+// form as latitude/longitude) and the address found for it, by the maps key or the server.
 import { useState } from 'react';
 import toast from 'react-hot-toast/headless';
 import { getRuntimeConfig } from '../../../lib/runtime-config.ts';
-import { devicePosition, reverseGeocode, type GeolocationStatus } from '../location.ts';
+import { devicePosition, reverseGeocode, serverAddress, type GeolocationStatus } from '../location.ts';
 import type { Coordinates } from '../../../lib/coordinates.ts';
 
 export type AddressLocation = {
@@ -40,8 +40,9 @@ export function useAddressLocation(): AddressLocation {
       if (outcome.status === 'denied') return void toast.error(outcome.message);
       setCoords(outcome.coords);
       const key = await mapsKey();
-      if (!key) return setNote('Your position was saved with this entry. Please type the address.');
-      const found = await reverseGeocode(outcome.coords, key);
+      const found = key ? await reverseGeocode(outcome.coords, key) : await serverAddress(outcome.coords);
+      if (found === 'off')
+        return setNote('Your position was saved with this entry. Please type the address.');
       if ('address' in found) {
         fillAddress(found.address);
         setNote('Address filled in from your position. Check it before you submit.');
