@@ -191,7 +191,9 @@ describe('reporting and moderating a review', () => {
 
     // Decided, it is under Resolved.
     await page.getByRole('tab', { name: 'Resolved' }).click();
-    await page.getByRole('article').filter({ hasText: REVIEW_TEXT }).waitFor();
+    const resolved = page.getByRole('article').filter({ hasText: REVIEW_TEXT });
+    await resolved.waitFor();
+    expect(await resolved.getByRole('button', { name: 'Dismiss' }).count()).toBe(0);
     await Promise.all([visitor.context.close(), context.close()]);
   });
 

@@ -17,14 +17,19 @@ const DONE: Record<ModerationAction, string> = {
 
 const NOTE_MAX = 1000;
 
-type QueueItemCardProps = { item: QueueItem; onDecided(item: QueueItem): void };
+type QueueItemCardProps = {
+  item: QueueItem;
+  /** Open items have reports to dismiss; resolved ones do not. */
+  open: boolean;
+  onDecided(item: QueueItem): void;
+};
 
 function when(iso: string | null): string {
   if (!iso) return '—';
   return `${formatLongDate(iso)}, ${new Date(iso).toISOString().slice(11, 16)} UTC`;
 }
 
-export function QueueItemCard({ item, onDecided }: QueueItemCardProps) {
+export function QueueItemCard({ item, open, onDecided }: QueueItemCardProps) {
   const id = useId();
   const [note, setNote] = useState('');
   const [busy, setBusy] = useState<ModerationAction | null>(null);
@@ -120,14 +125,16 @@ export function QueueItemCard({ item, onDecided }: QueueItemCardProps) {
         >
           {busy === 'restore' ? 'Restoring...' : 'Restore'}
         </button>
-        <button
-          type="button"
-          className="button button--ghost"
-          onClick={() => void act('dismiss')}
-          disabled={busy !== null}
-        >
-          {busy === 'dismiss' ? 'Dismissing...' : 'Dismiss'}
-        </button>
+        {open && (
+          <button
+            type="button"
+            className="button button--ghost"
+            onClick={() => void act('dismiss')}
+            disabled={busy !== null}
+          >
+            {busy === 'dismiss' ? 'Dismissing...' : 'Dismiss'}
+          </button>
+        )}
       </div>
       <p className={outcome && !outcome.ok ? 'error-box' : 'queue-item__outcome'} role="status">
         {outcome?.text ?? ''}

@@ -75,6 +75,7 @@ function ModerationQueue() {
         ) : (
           <QueuePage
             data={query.data}
+            open={status === 'open'}
             onDecided={(item) => replaceQueueItem(client, queryKeys.moderationQueue(status, page), item)}
             onPage={setPage}
             empty={status === 'open' ? 'No open reports. All clear!' : 'Nothing resolved yet.'}
@@ -87,12 +88,13 @@ function ModerationQueue() {
 
 type QueuePageProps = {
   data: QueueResponse;
+  open: boolean;
   onDecided: Parameters<typeof QueueItemCard>[0]['onDecided'];
   onPage(page: number): void;
   empty: string;
 };
 
-function QueuePage({ data, onDecided, onPage, empty }: QueuePageProps) {
+function QueuePage({ data, open, onDecided, onPage, empty }: QueuePageProps) {
   const { items, pagination } = data;
   if (items.length === 0) return <p className="moderation__empty">{empty}</p>;
   return (
@@ -100,7 +102,7 @@ function QueuePage({ data, onDecided, onPage, empty }: QueuePageProps) {
       <ul className="moderation__list">
         {items.map((item) => (
           <li key={`${item.target_type}-${item.target_id}`}>
-            <QueueItemCard item={item} onDecided={onDecided} />
+            <QueueItemCard item={item} open={open} onDecided={onDecided} />
           </li>
         ))}
       </ul>
