@@ -311,7 +311,9 @@ describe('moderators', () => {
     expect(ids(page.body.cat.photos)).not.toContain(world.catPhotoId);
     expect(page.body.cat.primary_photo).toBeNull();
     const asModerator = await request(t, 'GET', `/api/cats/${world.catId}`, { as: moderator });
-    expect(ids(asModerator.body.cat.photos)).toContain(world.catPhotoId);
+    const seen = asModerator.body.cat.photos.find((p: Json) => p.id === world.catPhotoId);
+    expect(seen.hidden).toBe(true);
+    expect(asModerator.body.cat.photos.filter((p: Json) => p.hidden !== undefined)).toHaveLength(1);
     expect((await decide(moderator, 'photo', world.catPhotoId, 'restore')).status).toBe(200);
     expect((await request(t, 'GET', `/api/cats/${world.catId}`)).body.cat.primary_photo).not.toBeNull();
   });

@@ -59,6 +59,7 @@ function PhotoTile({ photo, itemName, onView, photoAction, ...item }: PhotoTileP
         <PendingTile failed={photo.status === 'failed'} />
       )}
       {photo.is_primary && <span className="photo-tile__badge">Primary</span>}
+      {photo.hidden && <p className="photo-tile__hidden">Hidden by moderators</p>}
       {photo.caption && <p className="photo-tile__caption">{photo.caption}</p>}
       {manageable && <PhotoActions photo={photo} {...item} />}
       {photoAction?.(photo)}
