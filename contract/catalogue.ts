@@ -14,6 +14,8 @@ export const Photo = Type.Object({
   height: Nullable(Type.Integer()),
   uploaded_by: Nullable(Type.Integer()),
   created_at: Type.String(),
+  /** Present (true) only when moderation hid it: moderators still see it on its page. */
+  hidden: Type.Optional(Type.Boolean()),
 });
 export type Photo = Static<typeof Photo>;
 

@@ -44,8 +44,10 @@ export const QueueItem = Type.Object({
   target_id: Type.Integer(),
   /** The content's name: a cat's or bodega's name, a review's or photo's text. */
   title: Type.String(),
-  /** Where the content is seen: the cat or bodega page it belongs to. */
+  /** Where the content is seen: the cat or bodega page it belongs to (the queue links to it). */
   url: Type.String(),
+  /** A ready photo's small variant, so the queue shows the photo itself; null for anything else. */
+  thumb_url: Nullable(Type.String()),
   hidden: Type.Boolean(),
   reports: Type.Integer(),
   reasons: Type.Record(Type.String(), Type.Integer()),

@@ -4,6 +4,7 @@ import type { Kysely } from 'kysely';
 import type { DB, TargetType } from '../db/schema.ts';
 import type { BodegaDetail, BodegaResponse, CatDetail, CatResponse } from '../../contract/catalogue.ts';
 import type { Role } from '../../contract/users.ts';
+import { shownTo } from '../events/targets.ts';
 import { listPhotos } from '../photos/read.ts';
 import {
   findBodegaSummary,
@@ -33,15 +34,8 @@ async function savedBy(db: Kysely<DB>, reader: Reader, type: TargetType, id: num
   return reader.viewer !== null && reader.lists.isSaved(db, reader.viewer.id, type, id);
 }
 
-/**
- * Hidden content is shown to moderators and its creator only, marked `hidden: true`; to anyone
- * else it is not there (null: a 404).
- */
-function shownTo(viewer: Viewer, row: { hidden: boolean; created_by: number | null }): boolean {
-  if (!row.hidden || viewer?.role === 'moderator') return true;
-  return viewer !== null && row.created_by !== null && Number(row.created_by) === viewer.id;
-}
-
+// Hidden content is shown (marked `hidden: true`) to moderators and its creator only; to anyone
+// else it is not there (null: a 404).
 const hiddenMark = (hidden: boolean) => (hidden ? { hidden: true } : {});
 
 export async function catResponse(db: Kysely<DB>, id: number, reader: Reader): Promise<CatResponse | null> {

@@ -12,10 +12,14 @@ import { sql, type Kysely } from 'kysely';
 import { NotFound } from '../errors.ts';
 import type { DB, TargetType } from '../db/schema.ts';
 import type { RecordedEvent } from './types.ts';
+import type { Role } from '../../contract/users.ts';
 
 export type Target = { type: TargetType; id: number };
 
-export type TargetRow = { id: number; created_by: number | null };
+export type TargetRow = { id: number; created_by: number | null; hidden: boolean };
+
+/** Who reads: a signed-in caller with their role, or null when signed out. */
+export type Reader = { id: number; role: Role } | null;
 
 const TARGET_NAMES = { cat: 'Cat', bodega: 'Bodega' } as const;
 
@@ -30,12 +34,31 @@ export async function findTarget(
   options: { keyShare?: boolean } = {},
 ): Promise<TargetRow | null> {
   const table = target.type === 'cat' ? 'cats' : 'bodegas';
-  let query = db.selectFrom(table).select(['id', 'created_by']).where('id', '=', target.id);
+  let query = db.selectFrom(table).select(['id', 'created_by', 'hidden']).where('id', '=', target.id);
   if (options.keyShare) query = query.forKeyShare();
   const row = await query.executeTakeFirst();
   return row
-    ? { id: Number(row.id), created_by: row.created_by === null ? null : Number(row.created_by) }
+    ? {
+        id: Number(row.id),
+        created_by: row.created_by === null ? null : Number(row.created_by),
+        hidden: row.hidden,
+      }
     : null;
+}
+
+/**
+ * Hidden content is shown to moderators and its creator only; to anyone else it is not there.
+ */
+export function shownTo(reader: Reader, row: { hidden: boolean; created_by: number | null }): boolean {
+  if (!row.hidden || reader?.role === 'moderator') return true;
+  return reader !== null && row.created_by !== null && Number(row.created_by) === reader.id;
+}
+
+/** requireTarget for a read: a target moderation hid is a 404 to all but who may still see it. */
+export async function requireShownTarget(db: Kysely<DB>, target: Target, reader: Reader): Promise<TargetRow> {
+  const row = await requireTarget(db, target);
+  if (!shownTo(reader, row)) throw targetNotFound(target);
+  return row;
 }
 
 /** findTarget, or a 404 when the target does not exist. */

@@ -2,7 +2,8 @@
 // content's title and where it is seen. Open items have undecided reports and count those; resolved
 // ones have none left open and count all they ever had.
 import { sql, type Kysely, type RawBuilder } from 'kysely';
-import type { DB } from '../db/schema.ts';
+import type { DB, TargetType } from '../db/schema.ts';
+import { photoUrl } from '../photos/urls.ts';
 import type { QueueItem, QueueStatus } from '../../contract/moderation.ts';
 import type { ModerationTarget } from './target.ts';
 
@@ -12,6 +13,7 @@ type QueueRow = {
   title: string | null;
   parent_type: string | null;
   parent_id: string | number | null;
+  photo_file: string | null;
   hidden: boolean;
   reports: number;
   reasons: Record<string, number> | null;
@@ -19,18 +21,20 @@ type QueueRow = {
   last_reported_at: Date | string | null;
 };
 
-/** Title and page of the content itself: null when it no longer exists. */
+/** Title, page and (for a ready photo) file of the content itself: null when it no longer exists. */
 const CONTENT = sql`
   left join lateral (
-    select c.name as title, 'bodega' as parent_type, c.bodega_id as parent_id
+    select c.name as title, 'bodega' as parent_type, c.bodega_id as parent_id, null as photo_file
     from cats c where m.target_type = 'cat' and c.id = m.target_id
     union all
-    select b.name, null, null from bodegas b where m.target_type = 'bodega' and b.id = m.target_id
+    select b.name, null, null, null from bodegas b where m.target_type = 'bodega' and b.id = m.target_id
     union all
-    select coalesce(nullif(r.comment, ''), r.rating || ' out of 5, no text'), r.target_type, r.target_id
+    select coalesce(nullif(r.comment, ''), r.rating || ' out of 5, no text'), r.target_type, r.target_id,
+      null
     from reviews r where m.target_type = 'review' and r.id = m.target_id
     union all
-    select coalesce(nullif(p.caption, ''), p.filename), p.target_type, p.target_id
+    select coalesce(nullif(p.caption, ''), p.filename), p.target_type, p.target_id,
+      case when p.status = 'ready' then p.filename end
     from photos p where m.target_type = 'photo' and p.id = m.target_id
   ) content on true`;
 
@@ -68,6 +72,8 @@ function toQueueItem(row: QueueRow): QueueItem {
     target_id: target.id,
     title: row.title ?? '',
     url: pageOf(row.parent_type, row.parent_id === null ? null : Number(row.parent_id), target),
+    thumb_url:
+      row.photo_file === null ? null : photoUrl(row.parent_type as TargetType, row.photo_file, 'thumb'),
     hidden: row.hidden,
     reports: Number(row.reports),
     reasons: row.reasons ?? {},
@@ -79,6 +85,7 @@ function toQueueItem(row: QueueRow): QueueItem {
 function selectItems(where: RawBuilder<boolean>, openOnly: RawBuilder<boolean>) {
   return sql<QueueRow>`
     select m.target_type, m.target_id, m.hidden, content.title, content.parent_type, content.parent_id,
+      content.photo_file,
       n.reports, g.reasons, n.first_reported_at, n.last_reported_at
     from moderation_items m
     ${CONTENT}

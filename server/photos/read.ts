@@ -18,6 +18,7 @@ export function toPhoto(row: PhotoRow): Photo {
     height: ready ? row.height : null,
     uploaded_by: row.uploaded_by === null ? null : Number(row.uploaded_by),
     created_at: new Date(row.created_at).toISOString(),
+    ...(row.hidden ? { hidden: true } : {}),
   };
 }
 

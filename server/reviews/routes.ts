@@ -10,7 +10,7 @@ import type { TargetType } from '../db/schema.ts';
 import { Invalid } from '../errors.ts';
 import { runCommand } from '../http/idempotency.ts';
 import { PageQuery, errors, isStorable, pagination, pathIdOr404 } from '../http/schemas.ts';
-import { requireTarget, targetNotFound, type Target } from '../events/targets.ts';
+import { requireShownTarget, targetNotFound, type Target } from '../events/targets.ts';
 import { COMMENT_MAX, deleteReview, postReview } from './commands.ts';
 import { listReviews } from './read.ts';
 
@@ -73,7 +73,8 @@ const reviewsRoutes: FastifyPluginAsync = async (fastify) => {
       async (request) => {
         const id = pathIdOr404(request.params.id, targetNotFound({ type, id: 0 }).message);
         const target = { type, id };
-        await requireTarget(database.db, target);
+        // A hidden cat's or bodega's reviews are as hidden as its page.
+        await requireShownTarget(database.db, target, request.currentUser);
         const page = request.query.page ?? 1;
         const perPage = request.query.per_page ?? 20;
         const { reviews, total } = await listReviews(database.db, target, page, perPage);

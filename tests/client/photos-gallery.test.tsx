@@ -160,3 +160,11 @@ describe('the thumbnails', () => {
     expect(screen.getByRole('img', { name: 'Photo 1 (no photo)' })).toBeTruthy();
   });
 });
+
+describe('a photo moderation hid', () => {
+  it('says so on its tile (moderators are the ones who still get it)', () => {
+    renderGallery([photo(1), photo(2, { hidden: true })]);
+    expect(within(tile('Photo 2')).getByText('Hidden by moderators')).toBeTruthy();
+    expect(within(tile('Photo 1')).queryByText('Hidden by moderators')).toBeNull();
+  });
+});

@@ -67,6 +67,7 @@ export const routes: RouteObject[] = [
       },
       { path: 'upload', lazy: guarded(() => import('../features/upload/routes/UploadPage.tsx')) },
       { path: 'settings', lazy: guarded(() => import('../features/auth/routes/SettingsPage.tsx')) },
+      { path: 'moderation', lazy: guarded(() => import('../features/moderation/routes/ModerationPage.tsx')) },
       { path: '*', lazy: page(() => import('./routes/NotFoundPage.tsx')) },
     ],
   },

@@ -17,4 +17,6 @@ export const queryKeys = {
   filterOptions: ['search-filter-options'] as const,
   saved: (kind: 'cats' | 'bodegas') => ['saved', kind] as const,
   recentlyViewed: ['recently-viewed'] as const,
+  moderationQueues: ['moderation-queue'] as const,
+  moderationQueue: (status: string, page: number) => ['moderation-queue', status, page] as const,
 };

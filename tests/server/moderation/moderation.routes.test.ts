@@ -187,6 +187,13 @@ describe('hiding at the threshold', () => {
     expect(ids(viewed.body.recently_viewed)).not.toContain(cat.catId);
     const bodega = await request(t, 'GET', `/api/bodegas/${cat.bodegaId}`);
     expect(ids(bodega.body.cats)).not.toContain(cat.catId);
+    // Its reviews are as hidden as its page.
+    const reviews = `/api/reviews/cat/${cat.catId}`;
+    expect((await request(t, 'GET', reviews)).status).toBe(404);
+    expect((await request(t, 'GET', reviews, { as: ann })).status).toBe(404);
+    for (const who of [creator, moderator]) {
+      expect((await request(t, 'GET', reviews, { as: who })).status).toBe(200);
+    }
     const mapAfter = await request(t, 'GET', box);
     expect(mapAfter.body.total).toBe(mapBefore.body.total - 1);
     const sum = mapAfter.body.clusters.reduce((n: number, c: Json) => n + (c.count as number), 0);
@@ -211,6 +218,7 @@ describe('hiding at the threshold', () => {
     expect(dismissed.body.item).toMatchObject({ target_id: cat.catId, hidden: false });
     expect((await request(t, 'GET', `/api/cats/${cat.catId}`)).status).toBe(200);
     expect((await request(t, 'GET', `/api/cats/${cat.catId}`)).body.cat.hidden).toBeUndefined();
+    expect((await request(t, 'GET', `/api/reviews/cat/${cat.catId}`)).status).toBe(200);
     const again = await request(t, 'GET', `/api/search/cats?q=${encodeURIComponent(cat.name)}`);
     expect(ids(again.body.cats)).toContain(cat.catId);
     expect((await request(t, 'GET', box)).body.total).toBe(mapBefore.body.total);
@@ -250,7 +258,13 @@ describe('moderators', () => {
     const rating = async () => (await request(t, 'GET', `/api/cats/${cat.catId}`)).body.cat;
     expect(await rating()).toMatchObject({ rating: 3, review_count: 2 });
 
-    expect((await decide(moderator, 'review', low.body.review.id, 'hide')).body.item.hidden).toBe(true);
+    const hidReview = await decide(moderator, 'review', low.body.review.id, 'hide');
+    expect(hidReview.body.item).toMatchObject({
+      title: 'rated 1',
+      url: `/cat/${cat.catId}`,
+      hidden: true,
+      thumb_url: null,
+    });
     await t.settle();
     expect(await rating()).toMatchObject({ rating: 5, review_count: 1 });
     const list = await request(t, 'GET', `/api/reviews/cat/${cat.catId}`);
@@ -288,12 +302,18 @@ describe('moderators', () => {
     expect((await request(t, 'GET', box('cats'))).body.total).toBe(before.cats.body.total);
     expect((await request(t, 'GET', box('bodegas'))).body.total).toBe(before.bodegas.body.total);
 
-    expect((await decide(moderator, 'photo', world.catPhotoId, 'hide')).status).toBe(200);
+    const hidPhoto = await decide(moderator, 'photo', world.catPhotoId, 'hide');
+    expect(hidPhoto.status).toBe(200);
+    // The queue links to the page the photo is on and shows its small variant.
+    expect(hidPhoto.body.item).toMatchObject({ url: `/cat/${world.catId}`, hidden: true });
+    expect(hidPhoto.body.item.thumb_url).toMatch(/^\/uploads\/cats\/.+_thumb\.webp$/);
     const page = await request(t, 'GET', `/api/cats/${world.catId}`);
     expect(ids(page.body.cat.photos)).not.toContain(world.catPhotoId);
     expect(page.body.cat.primary_photo).toBeNull();
     const asModerator = await request(t, 'GET', `/api/cats/${world.catId}`, { as: moderator });
-    expect(ids(asModerator.body.cat.photos)).toContain(world.catPhotoId);
+    const seen = asModerator.body.cat.photos.find((p: Json) => p.id === world.catPhotoId);
+    expect(seen.hidden).toBe(true);
+    expect(asModerator.body.cat.photos.filter((p: Json) => p.hidden !== undefined)).toHaveLength(1);
     expect((await decide(moderator, 'photo', world.catPhotoId, 'restore')).status).toBe(200);
     expect((await request(t, 'GET', `/api/cats/${world.catId}`)).body.cat.primary_photo).not.toBeNull();
   });

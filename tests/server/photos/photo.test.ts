@@ -5,7 +5,7 @@ import { Conflict, Forbidden, NotFound } from '../../../server/errors.ts';
 import { decidePhoto, type PhotoState } from '../../../server/photos/photo.ts';
 
 const target = { type: 'cat' as const, id: 5 };
-const owner = { id: 5, created_by: 1 };
+const owner = { id: 5, created_by: 1, hidden: false };
 const ref = { photo_id: 20, target_type: 'cat', target_id: 5 };
 
 function photo(fields: Partial<PhotoRow> = {}): PhotoRow {

@@ -65,6 +65,11 @@ export function NavBar() {
               <NavLink to="/upload" className={navClass}>
                 Upload
               </NavLink>
+              {user.role === 'moderator' && (
+                <NavLink to="/moderation" className={navClass}>
+                  Moderation
+                </NavLink>
+              )}
               <NavLink
                 to="/settings"
                 className={(state) => `${navClass(state)} nav__user`}

@@ -14,6 +14,8 @@ import { ItemQuickActions } from '../../items/components/ItemQuickActions.tsx';
 import { ContactCard } from '../components/ContactCard.tsx';
 import { LocationCard } from '../components/LocationCard.tsx';
 import { useBodegaDetail } from '../hooks/use-bodega-detail.ts';
+import { HiddenBanner } from '../../moderation/components/HiddenBanner.tsx';
+import { ReportButton } from '../../moderation/components/ReportButton.tsx';
 import '../../../components/detail-page.css';
 import '../bodegas.css';
 
@@ -35,10 +37,18 @@ function BodegaPage({ bodega, cats }: { bodega: BodegaDetail; cats: CatSummary[]
         <>
           <ContactCard bodega={bodega} />
           <LocationCard bodega={bodega} />
-          <ItemQuickActions kind="bodega" saved={saved} />
+          <ItemQuickActions kind="bodega" saved={saved}>
+            <ReportButton
+              type="bodega"
+              id={bodega.id}
+              ownerId={bodega.created_by}
+              className="button button--ghost"
+            />
+          </ItemQuickActions>
         </>
       }
     >
+      {bodega.hidden && <HiddenBanner noun="bodega" />}
       <BodegaHero bodega={bodega} primary={photos.primary} saved={saved} canEdit={canEdit} />
       <PhotosSection
         list={photos}
@@ -46,9 +56,28 @@ function BodegaPage({ bodega, cats }: { bodega: BodegaDetail; cats: CatSummary[]
         targetId={bodega.id}
         itemName={bodega.name}
         creatorId={bodega.created_by}
+        photoAction={(photo) => (
+          <ReportButton
+            type="photo"
+            id={photo.id}
+            ownerId={photo.uploaded_by}
+            label={`photo ${photo.caption || photo.id}`}
+          />
+        )}
       />
       <BodegaCats cats={cats} />
-      <ReviewsSection targetType="bodega" targetId={bodega.id} />
+      <ReviewsSection
+        targetType="bodega"
+        targetId={bodega.id}
+        reviewAction={(review) => (
+          <ReportButton
+            type="review"
+            id={review.id}
+            ownerId={review.user.id}
+            label={`review by ${review.user.username ?? 'a former member'}`}
+          />
+        )}
+      />
     </ItemDetailLayout>
   );
 }

@@ -13,6 +13,8 @@ import { CatAbout } from '../components/CatAbout.tsx';
 import { CatHero } from '../components/CatHero.tsx';
 import { ItemQuickActions } from '../../items/components/ItemQuickActions.tsx';
 import { useCatDetail } from '../hooks/use-cat-detail.ts';
+import { HiddenBanner } from '../../moderation/components/HiddenBanner.tsx';
+import { ReportButton } from '../../moderation/components/ReportButton.tsx';
 import '../../../components/detail-page.css';
 
 export default function CatDetailPage() {
@@ -32,10 +34,13 @@ function CatPage({ cat, bodega }: { cat: CatDetail; bodega: BodegaSummary }) {
       side={
         <>
           <BodegaInfoCard bodega={bodega} />
-          <ItemQuickActions kind="cat" saved={saved} />
+          <ItemQuickActions kind="cat" saved={saved}>
+            <ReportButton type="cat" id={cat.id} ownerId={cat.created_by} className="button button--ghost" />
+          </ItemQuickActions>
         </>
       }
     >
+      {cat.hidden && <HiddenBanner noun="cat" />}
       <CatHero cat={cat} primary={photos.primary} saved={saved} canEdit={canEdit} />
       <CatAbout cat={cat} />
       <PhotosSection
@@ -44,8 +49,27 @@ function CatPage({ cat, bodega }: { cat: CatDetail; bodega: BodegaSummary }) {
         targetId={cat.id}
         itemName={cat.name}
         creatorId={cat.created_by}
+        photoAction={(photo) => (
+          <ReportButton
+            type="photo"
+            id={photo.id}
+            ownerId={photo.uploaded_by}
+            label={`photo ${photo.caption || photo.id}`}
+          />
+        )}
       />
-      <ReviewsSection targetType="cat" targetId={cat.id} />
+      <ReviewsSection
+        targetType="cat"
+        targetId={cat.id}
+        reviewAction={(review) => (
+          <ReportButton
+            type="review"
+            id={review.id}
+            ownerId={review.user.id}
+            label={`review by ${review.user.username ?? 'a former member'}`}
+          />
+        )}
+      />
     </ItemDetailLayout>
   );
 }

@@ -1,10 +1,13 @@
+import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import type { SavedFlag } from '../../../hooks/use-saved-flag.ts';
 import type { TargetType } from '../../../lib/catalogue.ts';
 import { ITEM_WORDS } from '../kinds.ts';
 
 /** 'Search More Cats' / 'Search More Bodegas' (on the matching tab) and the item's save toggle. */
-export function ItemQuickActions({ kind, saved }: { kind: TargetType; saved: SavedFlag }) {
+type ItemQuickActionsProps = { kind: TargetType; saved: SavedFlag; children?: ReactNode };
+
+export function ItemQuickActions({ kind, saved, children }: ItemQuickActionsProps) {
   const { title } = ITEM_WORDS[kind];
   const heading = `${kind}-quick-actions`;
   return (
@@ -24,6 +27,7 @@ export function ItemQuickActions({ kind, saved }: { kind: TargetType; saved: Sav
         >
           {saved.saved ? 'Remove from Saved' : `Save ${title}`}
         </button>
+        {children}
       </div>
     </section>
   );

@@ -1,7 +1,7 @@
 // The photos of a cat or shop: thumbnails (small variant) that open the large one, and for the
 // uploader or the item's creator the controls to make one primary or delete it.
 import '../photos.css';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import toast from 'react-hot-toast/headless';
 import { ItemPhoto } from '../../../components/ItemPhoto.tsx';
 import { Spinner } from '../../../components/Spinner.tsx';
@@ -24,6 +24,7 @@ type PhotoGalleryProps = {
   creatorId: number | null;
   onPrimary(photoId: number): void;
   onDeleted(photoId: number): void;
+  photoAction?: (photo: Photo) => ReactNode;
 };
 
 export function PhotoGallery(props: PhotoGalleryProps) {
@@ -44,7 +45,7 @@ export function PhotoGallery(props: PhotoGalleryProps) {
 
 type PhotoTileProps = PhotoGalleryProps & { photo: Photo; onView(): void };
 
-function PhotoTile({ photo, itemName, onView, ...item }: PhotoTileProps) {
+function PhotoTile({ photo, itemName, onView, photoAction, ...item }: PhotoTileProps) {
   const userId = useSession((s) => s.user?.id);
   const manageable = canManagePhoto(userId, photo, item.creatorId);
   const label = photo.caption || `Photo of ${itemName}`;
@@ -58,8 +59,10 @@ function PhotoTile({ photo, itemName, onView, ...item }: PhotoTileProps) {
         <PendingTile failed={photo.status === 'failed'} />
       )}
       {photo.is_primary && <span className="photo-tile__badge">Primary</span>}
+      {photo.hidden && <p className="photo-tile__hidden">Hidden by moderators</p>}
       {photo.caption && <p className="photo-tile__caption">{photo.caption}</p>}
       {manageable && <PhotoActions photo={photo} {...item} />}
+      {photoAction?.(photo)}
     </li>
   );
 }
@@ -72,7 +75,7 @@ function PendingTile({ failed }: { failed: boolean }) {
   );
 }
 
-type PhotoActionsProps = Omit<PhotoGalleryProps, 'photos' | 'itemName'> & { photo: Photo };
+type PhotoActionsProps = Omit<PhotoGalleryProps, 'photos' | 'itemName' | 'photoAction'> & { photo: Photo };
 
 function PhotoActions({ photo, targetType, targetId, onPrimary, onDeleted }: PhotoActionsProps) {
   const [busy, setBusy] = useState<'primary' | 'delete' | null>(null);

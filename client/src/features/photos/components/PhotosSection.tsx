@@ -1,4 +1,5 @@
-import type { TargetType } from '../../../lib/catalogue.ts';
+import type { ReactNode } from 'react';
+import type { Photo, TargetType } from '../../../lib/catalogue.ts';
 import { useSession } from '../../auth/stores/session.ts';
 import type { PhotoList } from '../hooks/use-photo-list.ts';
 import { PhotoGallery } from './PhotoGallery.tsx';
@@ -10,10 +11,19 @@ type PhotosSectionProps = {
   targetId: number;
   itemName: string;
   creatorId: number | null;
+  /** What the page adds to each photo (its Report button). */
+  photoAction?: (photo: Photo) => ReactNode;
 };
 
 /** The 'Photos' card of a cat or shop page; signed-in visitors can add one. */
-export function PhotosSection({ list, targetType, targetId, itemName, creatorId }: PhotosSectionProps) {
+export function PhotosSection({
+  list,
+  targetType,
+  targetId,
+  itemName,
+  creatorId,
+  photoAction,
+}: PhotosSectionProps) {
   const signedIn = useSession((s) => s.user !== null);
   const headingId = `photos-${targetType}-${targetId}`;
   return (
@@ -29,6 +39,7 @@ export function PhotosSection({ list, targetType, targetId, itemName, creatorId 
         creatorId={creatorId}
         onPrimary={list.primarySet}
         onDeleted={list.deleted}
+        photoAction={photoAction}
       />
       {signedIn && <PhotoUploadForm targetType={targetType} targetId={targetId} onUploaded={list.added} />}
     </section>

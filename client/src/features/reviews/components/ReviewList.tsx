@@ -1,10 +1,17 @@
+import type { ReactNode } from 'react';
 import { Stars } from '../../../components/Stars.tsx';
 import type { Review } from '../../../lib/catalogue.ts';
 import { formatLongDate } from '../../../lib/format.ts';
 
 export const NO_REVIEWS = 'No reviews yet. Be the first to review!';
 
-export function ReviewList({ reviews }: { reviews: readonly Review[] }) {
+type ReviewListProps = {
+  reviews: readonly Review[];
+  /** What a page adds to each review (its Report button). */
+  action?: (review: Review) => ReactNode;
+};
+
+export function ReviewList({ reviews, action }: ReviewListProps) {
   if (reviews.length === 0) return <p className="review-list__empty">{NO_REVIEWS}</p>;
   return (
     <ul className="review-list">
@@ -16,6 +23,7 @@ export function ReviewList({ reviews }: { reviews: readonly Review[] }) {
             <time className="review__date" dateTime={review.created_at}>
               {formatLongDate(review.created_at)}
             </time>
+            {action?.(review)}
           </div>
           {review.comment && <p className="review__comment">{review.comment}</p>}
         </li>

@@ -1,7 +1,7 @@
 // The reviews of a cat or shop: the list (newest first, kept current by the live stream), and for
 // signed-in visitors the 'Write Review' button that opens the form.
 import { useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import type { Review, TargetType } from '../../../lib/catalogue.ts';
 import { useSession } from '../../auth/stores/session.ts';
 import { addReview } from '../../live/cache-updates.ts';
@@ -10,9 +10,14 @@ import { ReviewForm } from './ReviewForm.tsx';
 import { ReviewList } from './ReviewList.tsx';
 import '../reviews.css';
 
-type ReviewsSectionProps = { targetType: TargetType; targetId: number };
+type ReviewsSectionProps = {
+  targetType: TargetType;
+  targetId: number;
+  /** What the page adds to each review (its Report button). */
+  reviewAction?: (review: Review) => ReactNode;
+};
 
-export function ReviewsSection({ targetType, targetId }: ReviewsSectionProps) {
+export function ReviewsSection({ targetType, targetId, reviewAction }: ReviewsSectionProps) {
   const user = useSession((s) => s.user);
   const [writing, setWriting] = useState(false);
   const client = useQueryClient();
@@ -43,7 +48,7 @@ export function ReviewsSection({ targetType, targetId }: ReviewsSectionProps) {
           onCancel={() => setWriting(false)}
         />
       )}
-      <ReviewList reviews={reviews} />
+      <ReviewList reviews={reviews} action={reviewAction} />
       {hasMore && (
         <button
           type="button"

@@ -1,0 +1,27 @@
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import type { QueueResponse, QueueStatus } from '../../../../../contract/moderation.ts';
+import { api } from '../../../lib/api.ts';
+import { queryKeys } from '../../../lib/query-keys.ts';
+
+export const QUEUE_PER_PAGE = 20;
+
+export function getQueue(status: QueueStatus, page: number, signal?: AbortSignal): Promise<QueueResponse> {
+  return api.get<QueueResponse>('/api/moderation/queue', {
+    query: { status, page, per_page: QUEUE_PER_PAGE },
+    signal,
+  });
+}
+
+export function queueQuery(status: QueueStatus, page: number) {
+  return queryOptions({
+    queryKey: queryKeys.moderationQueue(status, page),
+    queryFn: ({ signal }) => getQueue(status, page, signal),
+    // The page shown stays while the next one loads, so paging does not flash a spinner.
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** One page of the moderation queue, most reported first. */
+export function useQueue(status: QueueStatus, page: number) {
+  return useQuery(queueQuery(status, page));
+}

@@ -1,0 +1,55 @@
+// "Report" on a cat, bodega, review or photo: for signed-in people on others' content; signed out,
+// it asks them to log in, as saving does.
+import { useRef, useState } from 'react';
+import toast from 'react-hot-toast/headless';
+import { useSession } from '../../auth/stores/session.ts';
+import { KIND_LABELS, type ModerationTargetType } from '../reasons.ts';
+import { ReportDialog } from './ReportDialog.tsx';
+import '../moderation.css';
+
+type ReportButtonProps = {
+  type: ModerationTargetType;
+  id: number;
+  /** Who made it: they cannot report it, so they get no button. */
+  ownerId: number | null;
+  /** How the button's accessible name says what it reports ("review by ann"). */
+  label?: string;
+  className?: string;
+};
+
+export function ReportButton({ type, id, ownerId, label, className }: ReportButtonProps) {
+  const userId = useSession((s) => s.user?.id ?? null);
+  const [open, setOpen] = useState(false);
+  const opener = useRef<HTMLButtonElement>(null);
+  if (userId !== null && userId === ownerId) return null;
+
+  const noun = KIND_LABELS[type].toLowerCase();
+  function openDialog() {
+    if (userId === null) {
+      toast.error(`Please log in to report this ${noun}`);
+      return;
+    }
+    setOpen(true);
+  }
+
+  function close() {
+    setOpen(false);
+    opener.current?.focus();
+  }
+
+  return (
+    <>
+      <button
+        ref={opener}
+        type="button"
+        className={className ?? 'button button--ghost button--small report-button'}
+        onClick={openDialog}
+        aria-haspopup="dialog"
+        aria-label={`Report ${label ?? `this ${noun}`}`}
+      >
+        Report
+      </button>
+      {open && <ReportDialog target={{ type, id }} what={`this ${noun}`} onClose={close} />}
+    </>
+  );
+}

@@ -1,0 +1,134 @@
+// /moderation — the moderators' queue: open reports (most reported first) or resolved ones, a page
+// at a time, each item with its content, reasons and the decisions. Members get "Moderators only".
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { PageMessage } from '../../../components/PageMessage.tsx';
+import { Spinner } from '../../../components/Spinner.tsx';
+import { Tabs } from '../../../components/Tabs.tsx';
+import { useDocumentTitle } from '../../../hooks/use-document-title.ts';
+import { ApiError, errorMessage } from '../../../lib/api.ts';
+import { queryKeys } from '../../../lib/query-keys.ts';
+import type { QueueResponse, QueueStatus } from '../../../../../contract/moderation.ts';
+import { useSession } from '../../auth/stores/session.ts';
+import { useQueue } from '../api/get-queue.ts';
+import { QueueItemCard } from '../components/QueueItemCard.tsx';
+import { replaceQueueItem } from '../queue-cache.ts';
+import '../moderation.css';
+
+const TABS = [
+  { key: 'open', label: 'Open' },
+  { key: 'resolved', label: 'Resolved' },
+] as const;
+
+export default function ModerationPage() {
+  const role = useSession((s) => s.user?.role);
+  useDocumentTitle('Moderation');
+  if (role !== 'moderator') return <ModeratorsOnly />;
+  return <ModerationQueue />;
+}
+
+function ModeratorsOnly() {
+  return (
+    <div className="page">
+      <PageMessage
+        icon="alert"
+        tone="error"
+        title="Moderators only"
+        message="This page is for the community's moderators."
+        action={{ to: '/', label: 'Back to Home' }}
+      />
+    </div>
+  );
+}
+
+function ModerationQueue() {
+  const [status, setStatus] = useState<QueueStatus>('open');
+  const [page, setPage] = useState(1);
+  const client = useQueryClient();
+  const query = useQueue(status, page);
+
+  function select(next: QueueStatus) {
+    setStatus(next);
+    setPage(1);
+  }
+
+  // A role taken away since sign-in: the server says 403.
+  if (query.error instanceof ApiError && query.error.status === 403) return <ModeratorsOnly />;
+
+  return (
+    <div className="page moderation">
+      <h1 className="moderation__title">Moderation</h1>
+      <Tabs label="Reports" tabs={TABS} selected={status} onSelect={select}>
+        {query.isPending ? (
+          <Spinner label="Loading reports..." />
+        ) : query.isError ? (
+          <p className="error-box" role="alert">
+            {errorMessage(query.error, 'Failed to load the moderation queue')}
+            <button
+              type="button"
+              className="button button--secondary button--small"
+              onClick={() => void query.refetch()}
+            >
+              Try again
+            </button>
+          </p>
+        ) : (
+          <QueuePage
+            data={query.data}
+            open={status === 'open'}
+            onDecided={(item) => replaceQueueItem(client, queryKeys.moderationQueue(status, page), item)}
+            onPage={setPage}
+            empty={status === 'open' ? 'No open reports. All clear!' : 'Nothing resolved yet.'}
+          />
+        )}
+      </Tabs>
+    </div>
+  );
+}
+
+type QueuePageProps = {
+  data: QueueResponse;
+  open: boolean;
+  onDecided: Parameters<typeof QueueItemCard>[0]['onDecided'];
+  onPage(page: number): void;
+  empty: string;
+};
+
+function QueuePage({ data, open, onDecided, onPage, empty }: QueuePageProps) {
+  const { items, pagination } = data;
+  if (items.length === 0) return <p className="moderation__empty">{empty}</p>;
+  return (
+    <>
+      <ul className="moderation__list">
+        {items.map((item) => (
+          <li key={`${item.target_type}-${item.target_id}`}>
+            <QueueItemCard item={item} open={open} onDecided={onDecided} />
+          </li>
+        ))}
+      </ul>
+      {pagination.pages > 1 && (
+        <nav className="moderation__pages" aria-label="Queue pages">
+          <button
+            type="button"
+            className="button button--secondary"
+            onClick={() => onPage(pagination.page - 1)}
+            disabled={pagination.page <= 1}
+          >
+            Previous
+          </button>
+          <span>
+            Page {pagination.page} of {pagination.pages}
+          </span>
+          <button
+            type="button"
+            className="button button--secondary"
+            onClick={() => onPage(pagination.page + 1)}
+            disabled={pagination.page >= pagination.pages}
+          >
+            Next
+          </button>
+        </nav>
+      )}
+    </>
+  );
+}

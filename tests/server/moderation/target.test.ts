@@ -1,0 +1,150 @@
+// The moderation decisions: given a target's past events, when a report or a moderator's action
+// comes, then these events (or this error).
+import { describe, expect, it } from 'vitest';
+import { Conflict, Invalid, NotFound } from '../../../server/errors.ts';
+import {
+  INITIAL_STATE,
+  decideAction,
+  decideReport,
+  evolveModeration,
+  type ContentFacts,
+  type ModerationAction,
+  type ModerationEvent,
+  type ModerationState,
+} from '../../../server/moderation/target.ts';
+
+const review = { type: 'review' as const, id: 7 };
+const facts: ContentFacts = { owner: 1, parent: { type: 'cat', id: 3 } };
+const content = { target_type: 'review', target_id: 7, parent_type: 'cat', parent_id: 3 };
+const THRESHOLD = 3;
+
+function fold(events: ModerationEvent[]): ModerationState {
+  return events.reduce(evolveModeration, INITIAL_STATE);
+}
+
+function report(userId: number, state: ModerationState, threshold = THRESHOLD): ModerationEvent[] {
+  const command = { userId, target: review, reason: 'spam' as const, comment: '', threshold };
+  return decideReport(command, state, facts, 100 + userId);
+}
+
+/** The state after each of these people reported the review, one after the other. */
+function reportedBy(...users: number[]): ModerationState {
+  return users.reduce((state, user) => report(user, state).reduce(evolveModeration, state), INITIAL_STATE);
+}
+
+function act(action: ModerationAction, state: ModerationState): ModerationEvent[] {
+  return decideAction({ moderatorId: 9, target: review, action, note: '' }, state, facts);
+}
+
+const types = (events: ModerationEvent[]) => events.map((e) => e.type);
+
+describe('reports', () => {
+  it('records a report with its id, reporter, reason and comment', () => {
+    const command = {
+      userId: 2,
+      target: review,
+      reason: 'offensive' as const,
+      comment: 'Rude',
+      threshold: 3,
+    };
+    expect(decideReport(command, INITIAL_STATE, facts, 55)).toEqual([
+      {
+        type: 'ContentReported',
+        data: {
+          report_id: 55,
+          target_type: 'review',
+          target_id: 7,
+          user_id: 2,
+          reason: 'offensive',
+          comment: 'Rude',
+        },
+      },
+    ]);
+  });
+
+  it('hides the target when the threshold-th different person reports it, not before', () => {
+    expect(types(report(3, reportedBy(2)))).toEqual(['ContentReported']);
+    expect(report(4, reportedBy(2, 3))).toEqual([
+      expect.objectContaining({ type: 'ContentReported' }),
+      { type: 'ContentHidden', data: { ...content, by: 'reports' } },
+    ]);
+    expect(fold([...report(2, INITIAL_STATE, 1)])).toMatchObject({ hidden: true, hiddenByReports: true });
+  });
+
+  it('refuses a second report from the same person (409), so one person never counts twice', () => {
+    expect(() => report(2, reportedBy(2))).toThrow(Conflict);
+    // Even after a moderator decided on the first one.
+    const decided = act('dismiss', reportedBy(2)).reduce(evolveModeration, reportedBy(2));
+    expect(() => report(2, decided)).toThrow(Conflict);
+  });
+
+  it('counts only reports still open: after a dismissal the count starts again', () => {
+    const state = reportedBy(2, 3);
+    const dismissed = act('dismiss', state).reduce(evolveModeration, state);
+    expect(types(report(4, dismissed))).toEqual(['ContentReported']);
+  });
+
+  it('does not hide what is already hidden', () => {
+    const hidden = act('hide', INITIAL_STATE).reduce(evolveModeration, INITIAL_STATE);
+    const withTwo = [2, 3].reduce((s, u) => report(u, s).reduce(evolveModeration, s), hidden);
+    expect(types(report(4, withTwo))).toEqual(['ContentReported']);
+  });
+
+  it('refuses a report of your own content (400) and of content that does not exist (404)', () => {
+    expect(() => report(1, INITIAL_STATE)).toThrow(Invalid);
+    const command = { userId: 2, target: review, reason: 'spam' as const, comment: '', threshold: 3 };
+    expect(() => decideReport(command, INITIAL_STATE, null, 1)).toThrow(NotFound);
+  });
+});
+
+describe('moderator actions', () => {
+  it('hide, then hide again: the second changes nothing but is recorded as a decision', () => {
+    expect(act('hide', INITIAL_STATE)).toEqual([
+      {
+        type: 'ModerationDecided',
+        data: { target_type: 'review', target_id: 7, action: 'hide', moderator_id: 9, note: '' },
+      },
+      { type: 'ContentHidden', data: { ...content, by: 'moderator' } },
+    ]);
+    const hidden = fold(act('hide', INITIAL_STATE));
+    expect(hidden).toMatchObject({ hidden: true, hiddenByReports: false });
+    expect(types(act('hide', hidden))).toEqual(['ModerationDecided']);
+  });
+
+  it('restore brings hidden content back, and restoring visible content changes nothing', () => {
+    const hidden = fold(act('hide', INITIAL_STATE));
+    expect(types(act('restore', hidden))).toEqual(['ModerationDecided', 'ContentRestored']);
+    expect(fold([...act('hide', INITIAL_STATE), ...act('restore', hidden)]).hidden).toBe(false);
+    expect(types(act('restore', INITIAL_STATE))).toEqual(['ModerationDecided']);
+  });
+
+  it('dismiss restores content the reports hid and closes them', () => {
+    const byReports = reportedBy(2, 3, 4);
+    expect(byReports).toMatchObject({ hidden: true, hiddenByReports: true });
+    const events = act('dismiss', byReports);
+    expect(types(events)).toEqual(['ModerationDecided', 'ContentRestored']);
+    const after = events.reduce(evolveModeration, byReports);
+    expect(after).toMatchObject({ hidden: false, hiddenByReports: false });
+    expect(after.openReporters.size).toBe(0);
+    expect(after.reporters.size).toBe(3);
+  });
+
+  it('dismiss leaves content a moderator hid hidden, even with reports on it', () => {
+    const hidden = fold(act('hide', INITIAL_STATE));
+    const reported = report(2, hidden).reduce(evolveModeration, hidden);
+    expect(types(act('dismiss', reported))).toEqual(['ModerationDecided']);
+  });
+
+  it('a moderator’s hide of content the reports hid is no longer undone by a dismissal', () => {
+    const byReports = reportedBy(2, 3, 4);
+    const kept = act('hide', byReports).reduce(evolveModeration, byReports);
+    expect(kept).toMatchObject({ hidden: true, hiddenByReports: false });
+    expect(types(act('dismiss', kept))).toEqual(['ModerationDecided']);
+  });
+
+  it('answers 404 for content that does not exist', () => {
+    expect(() =>
+      decideAction({ moderatorId: 9, target: review, action: 'hide', note: '' }, INITIAL_STATE, null),
+    ).toThrow(NotFound);
+  });
+});
