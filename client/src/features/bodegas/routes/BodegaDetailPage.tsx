@@ -15,7 +15,11 @@ import { ContactCard } from '../components/ContactCard.tsx';
 import { LocationCard } from '../components/LocationCard.tsx';
 import { useBodegaDetail } from '../hooks/use-bodega-detail.ts';
 import { HiddenBanner } from '../../moderation/components/HiddenBanner.tsx';
-import { ReportButton } from '../../moderation/components/ReportButton.tsx';
+import {
+  PhotoReportButton,
+  ReportButton,
+  ReviewReportButton,
+} from '../../moderation/components/ReportButton.tsx';
 import '../../../components/detail-page.css';
 import '../bodegas.css';
 
@@ -56,27 +60,13 @@ function BodegaPage({ bodega, cats }: { bodega: BodegaDetail; cats: CatSummary[]
         targetId={bodega.id}
         itemName={bodega.name}
         creatorId={bodega.created_by}
-        photoAction={(photo) => (
-          <ReportButton
-            type="photo"
-            id={photo.id}
-            ownerId={photo.uploaded_by}
-            label={`photo ${photo.caption || photo.id}`}
-          />
-        )}
+        photoAction={(photo) => <PhotoReportButton photo={photo} />}
       />
       <BodegaCats cats={cats} />
       <ReviewsSection
         targetType="bodega"
         targetId={bodega.id}
-        reviewAction={(review) => (
-          <ReportButton
-            type="review"
-            id={review.id}
-            ownerId={review.user.id}
-            label={`review by ${review.user.username ?? 'a former member'}`}
-          />
-        )}
+        reviewAction={(review) => <ReviewReportButton review={review} />}
       />
     </ItemDetailLayout>
   );

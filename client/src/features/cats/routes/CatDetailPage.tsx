@@ -14,7 +14,11 @@ import { CatHero } from '../components/CatHero.tsx';
 import { ItemQuickActions } from '../../items/components/ItemQuickActions.tsx';
 import { useCatDetail } from '../hooks/use-cat-detail.ts';
 import { HiddenBanner } from '../../moderation/components/HiddenBanner.tsx';
-import { ReportButton } from '../../moderation/components/ReportButton.tsx';
+import {
+  PhotoReportButton,
+  ReportButton,
+  ReviewReportButton,
+} from '../../moderation/components/ReportButton.tsx';
 import '../../../components/detail-page.css';
 
 export default function CatDetailPage() {
@@ -49,26 +53,12 @@ function CatPage({ cat, bodega }: { cat: CatDetail; bodega: BodegaSummary }) {
         targetId={cat.id}
         itemName={cat.name}
         creatorId={cat.created_by}
-        photoAction={(photo) => (
-          <ReportButton
-            type="photo"
-            id={photo.id}
-            ownerId={photo.uploaded_by}
-            label={`photo ${photo.caption || photo.id}`}
-          />
-        )}
+        photoAction={(photo) => <PhotoReportButton photo={photo} />}
       />
       <ReviewsSection
         targetType="cat"
         targetId={cat.id}
-        reviewAction={(review) => (
-          <ReportButton
-            type="review"
-            id={review.id}
-            ownerId={review.user.id}
-            label={`review by ${review.user.username ?? 'a former member'}`}
-          />
-        )}
+        reviewAction={(review) => <ReviewReportButton review={review} />}
       />
     </ItemDetailLayout>
   );

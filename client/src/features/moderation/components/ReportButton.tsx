@@ -2,6 +2,7 @@
 // it asks them to log in, as saving does.
 import { useRef, useState } from 'react';
 import toast from 'react-hot-toast/headless';
+import type { Photo, Review } from '../../../lib/catalogue.ts';
 import { useSession } from '../../auth/stores/session.ts';
 import { KIND_LABELS, type ModerationTargetType } from '../reasons.ts';
 import { ReportDialog } from './ReportDialog.tsx';
@@ -51,5 +52,29 @@ export function ReportButton({ type, id, ownerId, label, className }: ReportButt
       </button>
       {open && <ReportDialog target={{ type, id }} what={`this ${noun}`} onClose={close} />}
     </>
+  );
+}
+
+/** Report on one photo of a detail page's gallery. */
+export function PhotoReportButton({ photo }: { photo: Photo }) {
+  return (
+    <ReportButton
+      type="photo"
+      id={photo.id}
+      ownerId={photo.uploaded_by}
+      label={`photo ${photo.caption || photo.id}`}
+    />
+  );
+}
+
+/** Report on one review of a detail page's list. */
+export function ReviewReportButton({ review }: { review: Review }) {
+  return (
+    <ReportButton
+      type="review"
+      id={review.id}
+      ownerId={review.user.id}
+      label={`review by ${review.user.username ?? 'a former member'}`}
+    />
   );
 }
