@@ -1,54 +1,13 @@
-// The upload forms' Location button: the device's position (pending -> granted | denied, as on the
-// search screen) and the street address found for it: by the browser's maps key when there is one,
+// The upload forms' Location button: the device's position (lib/geolocation.ts, as on the search
+// screen) and the street address found for it: by the browser's maps key when there is one,
 // else by the server's geocoder (GET /api/geocode/reverse).
 import { api, ApiError } from '../../lib/api.ts';
 import type { Coordinates } from '../../lib/coordinates.ts';
 
-export type GeolocationStatus = 'pending' | 'granted' | 'denied';
-
 export const LOCATION_MESSAGES = {
-  unsupported: 'Geolocation is not supported by this browser',
-  denied:
-    'Location access denied. To enable it, allow location for this site in your browser settings (the icon next to the address bar), then reload the page and try again.',
-  unavailable: 'Location unavailable. Please check your device settings and try again.',
-  timeout: 'Location request timed out. Please try again.',
-  unknown: 'Unable to get your location. Results will not be sorted by distance.',
   noAddress: 'Could not find address for current location',
   addressError: 'Error getting address from location',
 } as const;
-
-/** Time-out 15 s, a cached position up to 5 minutes old is fine, low accuracy is enough. */
-export const POSITION_OPTIONS: PositionOptions = {
-  enableHighAccuracy: false,
-  timeout: 15_000,
-  maximumAge: 300_000,
-};
-
-export type PositionOutcome =
-  { status: 'granted'; coords: Coordinates } | { status: 'denied'; message: string };
-
-function positionErrorMessage(code: number): string {
-  if (code === 1) return LOCATION_MESSAGES.denied;
-  if (code === 2) return LOCATION_MESSAGES.unavailable;
-  if (code === 3) return LOCATION_MESSAGES.timeout;
-  return LOCATION_MESSAGES.unknown;
-}
-
-/** One press of the Location button, from the current status to the next. */
-export function devicePosition(
-  status: GeolocationStatus,
-  geolocation: Pick<Geolocation, 'getCurrentPosition'> | undefined,
-): Promise<PositionOutcome> {
-  if (!geolocation) return Promise.resolve({ status: 'denied', message: LOCATION_MESSAGES.unsupported });
-  if (status === 'denied') return Promise.resolve({ status: 'denied', message: LOCATION_MESSAGES.denied });
-  return new Promise((resolve) => {
-    geolocation.getCurrentPosition(
-      ({ coords }) => resolve({ status: 'granted', coords: { lat: coords.latitude, lng: coords.longitude } }),
-      (error) => resolve({ status: 'denied', message: positionErrorMessage(error.code) }),
-      POSITION_OPTIONS,
-    );
-  });
-}
 
 /** An address, a problem to tell the user, or `off`: no address lookup is available at all. */
 export type AddressOutcome = { address: string } | { problem: string } | 'off';

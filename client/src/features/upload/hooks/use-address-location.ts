@@ -3,7 +3,8 @@
 import { useState } from 'react';
 import toast from 'react-hot-toast/headless';
 import { getRuntimeConfig } from '../../../lib/runtime-config.ts';
-import { devicePosition, reverseGeocode, serverAddress, type GeolocationStatus } from '../location.ts';
+import { devicePosition, type GeolocationStatus } from '../../../lib/geolocation.ts';
+import { reverseGeocode, serverAddress } from '../location.ts';
 import type { Coordinates } from '../../../lib/coordinates.ts';
 
 export type AddressLocation = {
