@@ -11,7 +11,7 @@ import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Conflict, Invalid, NotFound, Unauthorized } from '../errors.ts';
-import { migrateToLatest } from '../db/migrate.ts';
+import { migrateAndSeal } from '../db/migrate.ts';
 import { projections } from '../domains.ts';
 import { replay } from '../events/replay.ts';
 import { seedDemoData } from '../catalogue/demo-city.ts';
@@ -90,7 +90,7 @@ export async function registerLocalOperatorRoutes(app: FastifyInstance, token: s
     });
 
     scope.post('/ops/migrate', { schema: { hide: true } }, async () => ({
-      applied: await migrateToLatest(services.database.db),
+      applied: await migrateAndSeal(services.database.db),
     }));
 
     scope.post('/ops/seed', { schema: { hide: true } }, async () => seedDemoData(services));
