@@ -211,7 +211,7 @@ export async function sealPlainEvents(db: Kysely<DB>): Promise<number> {
         select global_position, type, data from events
         where type = any(${PERSONAL_EVENT_TYPES}::text[])
           and schema_version < (case type ${sql.join(
-            PERSONAL_EVENT_TYPES.map((t) => sql`when ${t} then ${SCHEMA_VERSIONS[t]}`),
+            PERSONAL_EVENT_TYPES.map((t) => sql`when ${t} then ${SCHEMA_VERSIONS[t]}::smallint`),
             sql` `,
           )} end)
         order by global_position
