@@ -1,9 +1,9 @@
 // Deleting an account, in the caller's transaction. The person's reviews and photos leave the log
 // the way single deletions do (so ratings are recomputed and photo files removed by the jobs those
 // events dispatch); AccountDeleted then drives every other projection (saves, reports, the
-// catalogue's created_by); the users row goes, and with it, by cascade, the data key every personal
-// field they wrote was sealed under (server/events/personal.ts). Recently viewed and stored
-// idempotent answers are not events and are deleted here.
+// catalogue's created_by); the users row goes, and so does the data key every personal field they
+// wrote was sealed under (server/events/personal.ts). Recently viewed and stored idempotent
+// answers are not events and are deleted here.
 import type { Kysely } from 'kysely';
 import type { DB, PhotoRow } from '../db/schema.ts';
 import { Unauthorized } from '../errors.ts';
@@ -69,7 +69,8 @@ export async function deleteAccount(
   await clearRecentlyViewed(trx, userId);
   await forgetIdempotentAnswers(trx, userId);
   await forgetUploads(trx, userId);
-  // Takes the person's data key with it (user_keys cascades): their sealed fields are unreadable.
+  // Without its key, everything the person wrote into the log can never be read again.
+  await trx.deleteFrom('user_keys').where('user_id', '=', userId).execute();
   await trx.deleteFrom('users').where('id', '=', userId).execute();
   return deleted;
 }

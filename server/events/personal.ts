@@ -7,7 +7,7 @@ import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import { Unauthorized } from '../errors.ts';
-import { SCHEMA_VERSIONS, type EventType, type NewEvent, type RecordedEvent } from './types.ts';
+import { SCHEMA_VERSIONS, streamIds, type EventType, type NewEvent, type RecordedEvent } from './types.ts';
 
 /** What a personal field reads as once its author's key is gone. */
 export const ERASED = '[erased]';
@@ -23,7 +23,7 @@ export const PERSONAL_FIELDS: Partial<Record<EventType, { owner: string; fields:
 
 export const PERSONAL_EVENT_TYPES = Object.keys(PERSONAL_FIELDS) as EventType[];
 
-/** A personal field as stored: sealed, or marked erased when sealed after its author had gone. */
+/** A personal field as stored: sealed, or marked erased when its author's account was deleted. */
 type StoredField = { sealed: string } | { erased: true };
 
 const IV_BYTES = 12;
@@ -93,16 +93,21 @@ export function openField(key: Buffer | undefined, ownerId: number, stored: unkn
 }
 
 /**
- * The user's data key for sealing, made on first use; null when the user does not exist (any more).
- * The user row is held (key share) to the end of the transaction, so an account deletion, which
- * locks the row first, either waits for this write or has already made it fail.
+ * The user's data key for sealing, made on first use; null when their account has been deleted.
+ * An existing user row is held (key share) to the end of the transaction, so an account deletion,
+ * which locks the row first, either waits for this write or has already committed its
+ * AccountDeleted, which this then finds. (A user id with no account that was never deleted, as
+ * written by tools and tests around the API, gets a key like anyone.)
  */
 async function keyForSealing(trx: Kysely<DB>, userId: number): Promise<Buffer | null> {
-  const { rows } = await sql<{ wrapped_key: Buffer | null }>`
-    select k.wrapped_key from users u left join user_keys k on k.user_id = u.id
-    where u.id = ${userId} for key share of u`.execute(trx);
-  const row = rows[0];
-  if (!row) return null;
+  // Its own statement, so that the next one's snapshot sees a deletion this had to wait for.
+  const present = await sql`select id from users where id = ${userId} for key share`.execute(trx);
+  const { rows } = await sql<{ deleted: boolean; wrapped_key: Buffer | null }>`
+    select exists (select 1 from events e where e.stream_id = ${streamIds.account(userId)}
+                   and e.type = 'AccountDeleted') as deleted,
+           (select k.wrapped_key from user_keys k where k.user_id = ${userId}) as wrapped_key`.execute(trx);
+  const row = rows[0]!;
+  if (present.rows.length === 0 && row.deleted) return null;
   if (row.wrapped_key) return unwrap(userId, Buffer.from(row.wrapped_key));
   const key = randomBytes(32);
   const wrapped = encrypt(master(), key, `user-key:${userId}`);
@@ -122,8 +127,8 @@ function ownerOf(type: string, data: Record<string, unknown>): number | null {
 }
 
 /**
- * Each event's payload as it is stored: personal fields sealed under their author's key. An author
- * who no longer exists cannot write: 401, and the transaction rolls back.
+ * Each event's payload as it is stored: personal fields sealed under their author's key. A deleted
+ * account cannot write: 401, and the transaction rolls back.
  */
 export async function sealEventData(trx: Kysely<DB>, events: readonly NewEvent[]): Promise<object[]> {
   const keys = new Map<number, Buffer>();

@@ -4,6 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deleteAccount } from '../../../server/accounts/deletion.ts';
 import { loadConfig } from '../../../server/config.ts';
 import {
   DataKeyMismatchError,
@@ -100,7 +101,9 @@ describe('the log', () => {
   it('reads [erased] once the author’s key is destroyed, and refuses writes by a deleted author', async () => {
     const userId = await newUser();
     const reviewId = await postReview(userId, 'Soon forgotten 42');
-    await testDb.database.db.deleteFrom('users').where('id', '=', userId).execute();
+    await testDb.database.db
+      .transaction()
+      .execute((trx) => deleteAccount(trx, store, { userId, username: `u${userId}`, metadata: {} }));
     const [posted] = await readStream(testDb.database.db, streamIds.review(reviewId), ['ReviewPosted']);
     expect((posted as RecordedEvent<'ReviewPosted'>).data.comment).toBe(ERASED);
     await expect(postReview(userId, 'From beyond')).rejects.toMatchObject({ statusCode: 401 });
@@ -123,7 +126,10 @@ describe('events stored before sealing (schema v1)', () => {
   it('are upcast on read, then rewritten sealed so no plain text stays in the log', async () => {
     const { db } = testDb.database;
     const author = await newUser();
-    const gone = 999_000 + Math.floor(Math.random() * 1000);
+    const gone = await newUser();
+    await db
+      .transaction()
+      .execute((trx) => deleteAccount(trx, store, { userId: gone, username: `u${gone}`, metadata: {} }));
     const v1 = [
       [
         'review-9001',
