@@ -12,12 +12,12 @@ import {
 import { Forbidden, Unauthorized } from '../errors.ts';
 import { writeTransaction } from '../events/store.ts';
 import { errors } from '../http/schemas.ts';
+import { removePhotoFiles } from '../photos/files.ts';
 import { requestMetadata, signedInUser } from '../plugins/auth.ts';
 import { ACCOUNT_GONE, changePassword, signOutEverywhere, WRONG_CURRENT_PASSWORD } from './commands.ts';
-import { deleteAccount } from './deletion.ts';
+import { deleteAccount, WRONG_PASSWORD } from './deletion.ts';
 import { claimLoginAttempt, settleSuccessfulLogin } from './login-limits.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
-import { removePhotoFiles } from '../photos/files.ts';
 import { checkNewPassword } from './rules.ts';
 import { findCredentialsById } from './users.ts';
 
@@ -104,7 +104,5 @@ const credentialRoutes: FastifyPluginAsync = async (app) => {
     },
   );
 };
-
-export const WRONG_PASSWORD = 'Password is incorrect';
 
 export default credentialRoutes;

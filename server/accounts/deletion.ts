@@ -17,6 +17,8 @@ import { forgetUploads } from '../photos/quota.ts';
 import { deleteReview } from '../reviews/commands.ts';
 import type { AccountCommand } from './commands.ts';
 
+export const WRONG_PASSWORD = 'Password is incorrect';
+
 /** Answers the deleted photos, whose files the caller removes once the transaction has committed. */
 export async function deleteAccount(
   trx: Kysely<DB>,
