@@ -15,7 +15,7 @@ describe('creating an account', () => {
     expect(res.status).toBe(201);
     expect(res.body).toEqual({
       access_token: expect.any(String),
-      user: { id: expect.any(Number), username: 'tabby.fan', email: 'Tabby@Example.test' },
+      user: { id: expect.any(Number), username: 'tabby.fan', email: 'Tabby@Example.test', role: 'member' },
     });
     const profile = await call(t.app, 'GET', '/api/auth/profile', undefined, res.body.access_token);
     expect(profile).toMatchObject({ status: 200, body: { user: res.body.user } });
