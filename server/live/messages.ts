@@ -194,7 +194,8 @@ async function photoReady(
 ): Promise<Built<'photo.ready'> | null> {
   const d = event.data;
   const photo = await lookups.photoUpload(d.photo_id);
-  if (!photo) return null;
+  // Gone, or its uploader's account is (the caption can no longer be opened): nothing to show.
+  if (!photo || photo.caption === ERASED) return null;
   const primary = await lookups.primaryPhotoOf(d.target_type, d.target_id);
   return [
     'photo.ready',
