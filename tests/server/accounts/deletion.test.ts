@@ -259,10 +259,12 @@ describe('DELETE /api/auth/account', () => {
     expect((await json('POST', '/api/reviews', leaver, { cat_id: ownCatId, rating: 3 })).status).toBe(401);
   });
 
-  it('never replays the person’s reviews to a reconnecting live client', async () => {
+  it('never replays the person’s reviews or photos to a reconnecting live client', async () => {
     const client = await connectStream(streamBase, `?after=${cursorBefore}`);
     try {
-      await client.waitFor((m) => m.some((x) => x.type === 'review.posted'));
+      // The photo's deletion comes after everything the person did: by then all of it was replayed.
+      await client.waitFor((m) => m.some((x) => x.type === 'photo.deleted'));
+      expect(client.events().filter((m) => m.type === 'photo.ready')).toEqual([]);
       const raw = client.raw.join('\n');
       for (const secret of Object.values(secrets)) expect(raw).not.toContain(secret);
       const reviews = client.events().filter((m) => m.type === 'review.posted');
