@@ -201,6 +201,21 @@ function hasPlainField(type: string, data: Record<string, unknown>): boolean {
 
 const REWRITE_BATCH = 500;
 
+/** Events stored under a schema version from before sealing (personal fields in plain text). */
+const storedInPlain = sql<boolean>`type = any(${PERSONAL_EVENT_TYPES}::text[])
+  and schema_version < (case type ${sql.join(
+    PERSONAL_EVENT_TYPES.map((t) => sql`when ${t} then ${SCHEMA_VERSIONS[t]}::smallint`),
+    sql` `,
+  )} end)`;
+
+/** How many events still hold personal fields in plain text (0 once sealPlainEvents has run). */
+export async function countPlainEvents(db: Kysely<DB>): Promise<number> {
+  const { rows } = await sql<{
+    n: number | string;
+  }>`select count(*) as n from events where ${storedInPlain}`.execute(db);
+  return Number(rows[0]?.n ?? 0);
+}
+
 /**
  * The one rewrite of history the log allows (see the README, "Personal data"): events stored
  * before sealing existed (schema v1, personal fields in plain text) are rewritten with those
@@ -214,11 +229,7 @@ export async function sealPlainEvents(db: Kysely<DB>): Promise<number> {
     const done = await db.transaction().execute(async (trx) => {
       const { rows } = await sql<{ global_position: string | number; type: string; data: unknown }>`
         select global_position, type, data from events
-        where type = any(${PERSONAL_EVENT_TYPES}::text[])
-          and schema_version < (case type ${sql.join(
-            PERSONAL_EVENT_TYPES.map((t) => sql`when ${t} then ${SCHEMA_VERSIONS[t]}::smallint`),
-            sql` `,
-          )} end)
+        where ${storedInPlain}
         order by global_position
         limit ${REWRITE_BATCH}
         for update`.execute(trx);

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deleteAccount } from '../../../server/accounts/deletion.ts';
 import { loadConfig } from '../../../server/config.ts';
 import {
+  countPlainEvents,
   DataKeyMismatchError,
   ERASED,
   openEvents,
@@ -198,7 +199,9 @@ describe('events stored before sealing (schema v1)', () => {
     expect(opened('PhotoUploaded', 9002).caption).toBe('Plain old caption 45');
     expect(await storedText()).toContain('Plain old review 44');
 
+    expect(await countPlainEvents(db)).toBe(4);
     expect(await sealPlainEvents(db)).toBe(4);
+    expect(await countPlainEvents(db)).toBe(0);
     const text = await storedText();
     for (const plain of [
       'Plain old review 44',
