@@ -31,3 +31,13 @@ export type FreshToken = Static<typeof FreshToken>;
 /** `POST /api/auth/logout-all` answers an empty object: every session, this one too, has ended. */
 export const SignedOutEverywhere = Type.Object({}, { additionalProperties: false });
 export type SignedOutEverywhere = Static<typeof SignedOutEverywhere>;
+
+/** `DELETE /api/auth/account`: the password, typed again, confirms it. */
+export const AccountDeletion = Type.Object(
+  { password: Type.String({ minLength: 1, maxLength: 1000 }) },
+  { additionalProperties: false },
+);
+export type AccountDeletion = Static<typeof AccountDeletion>;
+
+export const AccountDeleted = Type.Object({ message: Type.String() });
+export type AccountDeleted = Static<typeof AccountDeleted>;

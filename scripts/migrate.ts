@@ -2,7 +2,8 @@
 // through the running app when it has the data directory open).
 import { loadConfig } from '../server/config.ts';
 import { configuredStorage, openDatabase, type Database } from '../server/db/database.ts';
-import { migrateToLatest } from '../server/db/migrate.ts';
+import { migrateAndSeal } from '../server/db/migrate.ts';
+import { useDataKey } from '../server/events/personal.ts';
 import { runningAppOrExit } from './running-app.ts';
 
 async function migrate(): Promise<string[]> {
@@ -14,7 +15,8 @@ async function migrate(): Promise<string[]> {
     return (await runningAppOrExit(error).call<{ applied: string[] }>('migrate')).applied;
   }
   try {
-    return await migrateToLatest(database.db);
+    useDataKey(config.dataKey);
+    return await migrateAndSeal(database.db);
   } finally {
     await database.close();
   }

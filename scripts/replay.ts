@@ -4,7 +4,8 @@
 // embedded mode, a running app that has the data directory open does the work.
 import { loadConfig } from '../server/config.ts';
 import { configuredStorage, openDatabase, type Database } from '../server/db/database.ts';
-import { migrateToLatest } from '../server/db/migrate.ts';
+import { migrateAndSeal } from '../server/db/migrate.ts';
+import { useDataKey } from '../server/events/personal.ts';
 import {
   formatDifferences,
   replay,
@@ -59,7 +60,8 @@ try {
   app = runningAppOrExit(error); // embedded, and the running app has the data directory
 }
 try {
-  if (database) await migrateToLatest(database.db);
+  useDataKey(config.dataKey);
+  if (database) await migrateAndSeal(database.db);
   console.log(`${verify ? 'Verifying' : 'Replaying'}: ${selected.map((p) => p.name).join(', ')}`);
   const result = await (
     database

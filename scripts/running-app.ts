@@ -44,8 +44,11 @@ export class RunningApp {
     return res;
   }
 
-  /** doctor, migrate, seed, role: one JSON answer. */
-  async call<T>(command: 'doctor' | 'migrate' | 'seed' | 'role', body: object = {}): Promise<T> {
+  /** doctor, migrate, seed, role, account-delete: one JSON answer. */
+  async call<T>(
+    command: 'doctor' | 'migrate' | 'seed' | 'role' | 'account-delete',
+    body: object = {},
+  ): Promise<T> {
     return (await (await this.post(command, body, 10 * 60_000)).json()) as T;
   }
 

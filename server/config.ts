@@ -1,7 +1,7 @@
 // Runtime configuration, read once from the environment and validated with clear messages.
 import { isIP } from 'node:net';
 import path from 'node:path';
-import { randomSecret, secretBesideData, SECRET_FILE_NAME } from './jwt-secret.ts';
+import { DATA_KEY_FILE_NAME, randomSecret, secretBesideData, SECRET_FILE_NAME } from './jwt-secret.ts';
 
 /** Brute-force protection of sign-in (see server/accounts/login-limits.ts). */
 export type LoginLimits = {
@@ -49,6 +49,11 @@ export type Config = {
   redisUrl: string | null;
   /** JWT_SECRET; without it, outside production, see unsetSecret below. */
   jwtSecret: string;
+  /**
+   * DATA_KEY: the 32-byte master key that wraps every user's data key (server/events/personal.ts).
+   * Required in production; see unsetDataKey for the others.
+   */
+  dataKey: Buffer;
   tokenLifetimeSeconds: number;
   uploadDir: string;
   googleMapsApiKey: string | null;
@@ -95,6 +100,18 @@ export class ConfigError extends Error {
 // tokens signed with them can be forged by anyone, so no environment may use them.
 const PUBLISHED_SECRETS = new Set(['bodega-cats-development-secret-change-me']);
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+/** The key tests use: fixed, so data sealed by one test app opens in another on the same database. */
+const TEST_DATA_KEY = Buffer.alloc(32, 7);
+
+/** DATA_KEY as 64 hex digits or base64 of 32 bytes; null (with a problem noted) otherwise. */
+function dataKeyOf(raw: string, problems: string[]): Buffer | null {
+  const value = raw.trim();
+  const key = /^[0-9a-fA-F]{64}$/.test(value) ? Buffer.from(value, 'hex') : Buffer.from(value, 'base64');
+  if (key.length === 32) return key;
+  problems.push('DATA_KEY must be 32 random bytes as 64 hex digits (e.g. `openssl rand -hex 32`)');
+  return null;
+}
 
 function positiveInt(name: string, raw: string | undefined, fallback: number, problems: string[]): number {
   if (raw === undefined || raw === '') return fallback;
@@ -187,6 +204,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       );
   }
 
+  const dataKey = env.DATA_KEY ? dataKeyOf(env.DATA_KEY, problems) : null;
+  if (!env.DATA_KEY && nodeEnv === 'production')
+    problems.push(
+      'DATA_KEY is required when NODE_ENV=production: it protects personal data in the event log ' +
+        '(e.g. `openssl rand -hex 32`; keep it safe, data sealed under a lost key cannot be read)',
+    );
+
   const logLevel = env.LOG_LEVEL ?? (nodeEnv === 'test' ? 'silent' : 'info');
   if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
 
@@ -205,6 +229,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ),
     redisUrl: url('REDIS_URL', env.REDIS_URL, ['redis:', 'rediss:'], problems),
     jwtSecret,
+    dataKey: dataKey ?? Buffer.alloc(0),
     tokenLifetimeSeconds: positiveInt(
       'TOKEN_LIFETIME_SECONDS',
       env.TOKEN_LIFETIME_SECONDS,
@@ -287,7 +312,24 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     problems.push('METRICS_TOKEN must be at least 16 characters');
   if (problems.length > 0) throw new ConfigError(problems);
   if (!config.jwtSecret) config.jwtSecret = unsetSecret(config);
+  if (config.dataKey.length === 0) config.dataKey = unsetDataKey(config);
   return config;
+}
+
+/**
+ * Without DATA_KEY (development and tests only): tests use a fixed key; a development install keeps
+ * a random one beside its data, like its token secret.
+ */
+function unsetDataKey(config: Config): Buffer {
+  if (config.env === 'test') return TEST_DATA_KEY;
+  try {
+    return Buffer.from(secretBesideData(config.dataDir, DATA_KEY_FILE_NAME), 'hex');
+  } catch (error) {
+    throw new ConfigError([
+      `DATA_KEY is not set and no key could be kept in ${path.join(config.dataDir, DATA_KEY_FILE_NAME)} ` +
+        `(${(error as Error).message}): set DATA_KEY or DATA_DIR to a writable directory`,
+    ]);
+  }
 }
 
 /**

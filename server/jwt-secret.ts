@@ -7,6 +7,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 export const SECRET_FILE_NAME = 'jwt-secret';
+/** The master key of personal data (DATA_KEY) of a development install, kept the same way. */
+export const DATA_KEY_FILE_NAME = 'data-key';
 const MIN_LENGTH = 32;
 
 /** A fresh secret for a process that keeps nothing (tests): tokens die with it. */
@@ -33,12 +35,12 @@ function readSecret(file: string): string | null {
 }
 
 /**
- * The secret in `<dataDir>/jwt-secret`, made first if there is none. Processes starting together
+ * The secret in `<dataDir>/<fileName>` (jwt-secret unless named), made first if there is none. Processes starting together
  * (api and worker) agree: the file appears whole, by linking a finished temporary file into place,
  * and whoever loses the race reads the winner's.
  */
-export function secretBesideData(dataDir: string): string {
-  const file = path.join(dataDir, SECRET_FILE_NAME);
+export function secretBesideData(dataDir: string, fileName = SECRET_FILE_NAME): string {
+  const file = path.join(dataDir, fileName);
   const existing = readSecret(file);
   if (existing) return existing;
   fs.mkdirSync(dataDir, { recursive: true });

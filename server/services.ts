@@ -2,7 +2,8 @@
 import pino, { type Logger } from 'pino';
 import type { Config } from './config.ts';
 import { configuredStorage, openDatabase, type Database } from './db/database.ts';
-import { migrateToLatest } from './db/migrate.ts';
+import { migrateAndSeal } from './db/migrate.ts';
+import { useDataKey } from './events/personal.ts';
 import { createEventStore, type EventStore } from './events/store.ts';
 import { createBullQueue } from './queue/bullmq.ts';
 import { createInlineQueue } from './queue/inline.ts';
@@ -43,6 +44,7 @@ export function createLogger(config: Config): Logger {
 
 export async function createServices(config: Config, options: ServiceOptions = {}): Promise<Services> {
   const logger = options.logger ?? createLogger(config);
+  useDataKey(config.dataKey);
   const database =
     options.database ??
     (await openDatabase({
@@ -52,7 +54,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
     }));
   if (options.migrate !== false) {
     try {
-      const applied = await migrateToLatest(database.db);
+      const applied = await migrateAndSeal(database.db);
       if (applied.length > 0) logger.info({ applied }, 'migrations applied');
     } catch (error) {
       // Opened here, so closed here: a caller that tries again must not leak a pool per try.

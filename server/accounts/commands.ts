@@ -4,12 +4,13 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import { Forbidden, Unauthorized } from '../errors.ts';
+import { ACCOUNT_GONE } from '../events/personal.ts';
 import type { EventStore } from '../events/store.ts';
 import { streamIds, type EventMetadata, type NewEvent } from '../events/types.ts';
 import { raiseTokenVersion, replacePassword } from './users.ts';
 
 export const WRONG_CURRENT_PASSWORD = 'Current password is incorrect';
-export const ACCOUNT_GONE = 'This account no longer exists. Please sign up or log in again.';
+export { ACCOUNT_GONE };
 
 export type AccountCommand = { userId: number; metadata: EventMetadata };
 

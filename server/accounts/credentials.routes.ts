@@ -1,20 +1,28 @@
-// The signed-in user's credentials (mounted at /api/auth): changing the password and signing out
-// everywhere. Neither takes an Idempotency-Key: a retry would carry a token the first request
-// revoked (401), and a stored answer would keep a live token in the database.
+// The signed-in user's credentials (mounted at /api/auth): changing the password, signing out
+// everywhere and deleting the account. None takes an Idempotency-Key: a retry would carry a token
+// the first request revoked (401), and a stored answer would keep a live token in the database.
 import type { FastifyPluginAsync } from 'fastify';
-import { FreshToken, PasswordChange, SignedOutEverywhere } from '../../contract/users.ts';
+import {
+  AccountDeleted,
+  AccountDeletion,
+  FreshToken,
+  PasswordChange,
+  SignedOutEverywhere,
+} from '../../contract/users.ts';
 import { Forbidden, Unauthorized } from '../errors.ts';
 import { writeTransaction } from '../events/store.ts';
 import { errors } from '../http/schemas.ts';
+import { removePhotoFiles } from '../photos/files.ts';
 import { requestMetadata, signedInUser } from '../plugins/auth.ts';
 import { ACCOUNT_GONE, changePassword, signOutEverywhere, WRONG_CURRENT_PASSWORD } from './commands.ts';
+import { deleteAccount, WRONG_PASSWORD } from './deletion.ts';
 import { claimLoginAttempt, settleSuccessfulLogin } from './login-limits.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
 import { checkNewPassword } from './rules.ts';
 import { findCredentialsById } from './users.ts';
 
 const credentialRoutes: FastifyPluginAsync = async (app) => {
-  const { database, store, config } = app.services;
+  const { database, store, config, logger } = app.services;
   const { db } = database;
 
   app.put<{ Body: PasswordChange }>(
@@ -45,6 +53,39 @@ const credentialRoutes: FastifyPluginAsync = async (app) => {
         }),
       );
       return { access_token: app.issueToken(user, version) };
+    },
+  );
+
+  app.delete<{ Body: AccountDeletion }>(
+    '/account',
+    {
+      preHandler: app.requireUser,
+      schema: {
+        body: AccountDeletion,
+        response: { 200: AccountDeleted, ...errors(400, 401, 403, 429, 503) },
+      },
+    },
+    async (request) => {
+      const user = signedInUser(request);
+      const account = await findCredentialsById(db, user.id);
+      if (!account) throw new Unauthorized(ACCOUNT_GONE);
+      // Guessed like a sign-in's password: the same counters and back-off.
+      const attempt = { address: request.ip, account: `user:${user.id}` };
+      await claimLoginAttempt(db, config.login, attempt);
+      if (!(await verifyPassword(request.body.password, account.passwordHash)))
+        throw new Forbidden(WRONG_PASSWORD);
+      await settleSuccessfulLogin(db, attempt);
+      const photos = await writeTransaction(db, (trx) =>
+        deleteAccount(trx, store, {
+          userId: user.id,
+          username: account.username,
+          metadata: requestMetadata(request),
+        }),
+      );
+      // Committed: the files can go now. The photos jobs their deletions dispatched remove them too,
+      // should this process stop first.
+      await Promise.all(photos.map((photo) => removePhotoFiles(config.uploadDir, photo, logger)));
+      return { message: 'Your account and your personal data have been deleted.' };
     },
   );
 

@@ -16,6 +16,7 @@ const HANDLES = [
   'CatUpdated',
   'CatDeleted',
   'RatingRecomputed',
+  'AccountDeleted',
   ...VISIBILITY_EVENTS,
 ] as const;
 type Handled = (typeof HANDLES)[number];
@@ -273,7 +274,7 @@ async function updateFrom<V>(
 }
 
 /** The events the batch plan does not fold, applied one at a time in log order. */
-type Unfolded = 'BodegaUpdated' | 'BodegaDeleted' | 'CatDeleted' | VisibilityEvent['type'];
+type Unfolded = 'BodegaUpdated' | 'BodegaDeleted' | 'CatDeleted' | 'AccountDeleted' | VisibilityEvent['type'];
 
 /** A hidden bodega hides its cats with it: they keep their own flag for when it is restored. */
 async function applyCatalogueVisibility(trx: Kysely<DB>, event: VisibilityEvent): Promise<void> {
@@ -319,6 +320,19 @@ async function applyUnfolded(trx: Kysely<DB>, e: RecordedEvent): Promise<void> {
     case 'ContentHidden':
     case 'ContentRestored':
       return applyCatalogueVisibility(trx, event);
+    case 'AccountDeleted':
+      // What a deleted account added stays, no longer anyone's.
+      await trx
+        .updateTable('bodegas')
+        .set({ created_by: null })
+        .where('created_by', '=', event.data.user_id)
+        .execute();
+      await trx
+        .updateTable('cats')
+        .set({ created_by: null })
+        .where('created_by', '=', event.data.user_id)
+        .execute();
+      return;
     default:
       assertNever(event);
   }

@@ -55,6 +55,13 @@ export interface UsersTable {
   token_version: Generated<number>;
 }
 
+/** A user's data key, wrapped by DATA_KEY (see server/events/personal.ts). */
+export interface UserKeysTable {
+  user_id: number;
+  wrapped_key: Buffer;
+  created_at: Generated<Timestamp>;
+}
+
 export interface BodegasTable {
   id: number;
   name: string;
@@ -272,6 +279,7 @@ export interface DB {
   log_incarnation: LogIncarnationTable;
   idempotency_keys: IdempotencyKeysTable;
   users: UsersTable;
+  user_keys: UserKeysTable;
   bodegas: BodegasTable;
   cats: CatsTable;
   reviews: ReviewsTable;

@@ -6,6 +6,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/database.ts';
 import type { DB } from '../db/schema.ts';
 import { isTransientError } from '../dependency-errors.ts';
+import { openEvents } from './personal.ts';
 import { EVENTS_CHANNEL, toRecordedEvent } from './store.ts';
 import { NewerEventError } from './upcasters.ts';
 import type { RecordedEvent } from './types.ts';
@@ -77,7 +78,7 @@ export async function readAfter(db: Kysely<DB>, cursor: Cursor, limit: number): 
       and (transaction_id, global_position) > (${cursor.transactionId}::xid8, ${cursor.position}::bigint)
     order by events.transaction_id, events.global_position
     limit ${limit}`.execute(db);
-  return rows.map(decode);
+  return openEvents(db, rows.map(decode));
 }
 
 /** The cursor of the newest event that is safe to read now (the head a new reader starts from). */

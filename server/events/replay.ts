@@ -14,6 +14,7 @@ import type { Projection } from './projection.ts';
 import { applyProjectionsInBatch } from './store.ts';
 import { readAfter, START, type Cursor } from './consumer.ts';
 import { toRecordedEvent } from './store.ts';
+import { openEvents } from './personal.ts';
 import type { RecordedEvent } from './types.ts';
 
 /** Every run's shadow schema is this prefix and a random suffix; stale ones are dropped by name. */
@@ -348,7 +349,8 @@ async function applyVisibleRest(
     from events
     where (transaction_id, global_position) > (${cursor.transactionId}::xid8, ${cursor.position}::bigint)
     order by events.transaction_id, events.global_position`.execute(trx);
-  const rest: RecordedEvent[] = rows.map(toRecordedEvent);
+  // Opened before the search path moves to the shadows: the keys are in public.user_keys.
+  const rest: RecordedEvent[] = await openEvents(trx, rows.map(toRecordedEvent));
   await inShadow(trx, shadow);
   await applyProjectionsInBatch(trx, projections, rest);
   await sql`set local search_path to public`.execute(trx);

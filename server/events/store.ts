@@ -5,6 +5,7 @@ import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import { ConcurrencyError } from '../errors.ts';
 import { WRITERS_LOCK } from './locks.ts';
+import { openEvents, sealEventData } from './personal.ts';
 import type { Projection } from './projection.ts';
 import { upcast } from './upcasters.ts';
 import { SCHEMA_VERSIONS, type EventMetadata, type NewEvent, type RecordedEvent } from './types.ts';
@@ -174,6 +175,8 @@ export function createEventStore(projections: readonly Projection[]): EventStore
           .executeTakeFirst();
         if (seen) return { events: [], nextVersion: -1, duplicate: true };
       }
+      // Personal fields go into the log sealed; the projections below get them as written.
+      const stored = await sealEventData(trx, events);
       // One statement claims the versions (the stream row is the concurrency check: with a wrong
       // `expected` it yields no row, so no event is inserted) and inserts the events in order.
       const count = events.length;
@@ -186,7 +189,7 @@ export function createEventStore(projections: readonly Projection[]): EventStore
                  ${JSON.stringify(options.metadata ?? {})}::jsonb, case when e.n = 1 then ${options.idempotencyKey ?? null}::text end
           from claimed,
                unnest(${events.map((e) => e.type)}::text[], ${events.map((e) => SCHEMA_VERSIONS[e.type])}::smallint[],
-                      ${events.map((e) => JSON.stringify(e.data))}::jsonb[]) with ordinality as e(type, schema_version, data, n)
+                      ${stored.map((data) => JSON.stringify(data))}::jsonb[]) with ordinality as e(type, schema_version, data, n)
           order by e.n
           returning global_position, transaction_id, recorded_at, stream_version
         )
@@ -262,7 +265,7 @@ export async function readStream(
     from events
     where stream_id = ${streamId} and type = any(${[...types]}::text[])
     order by stream_version`.execute(db);
-  return rows.map(toRecordedEvent);
+  return openEvents(db, rows.map(toRecordedEvent));
 }
 
 /** Draws a new entity id from its sequence, before the append, so the API speaks integers. */
@@ -291,6 +294,7 @@ export class MalformedEventError extends Error {
   override name = 'MalformedEventError';
 }
 
+/** The stored row as an event, upcast; personal fields are still sealed until openEvents. */
 export function toRecordedEvent(row: EventRow): RecordedEvent {
   const data = typeof row.data === 'string' ? JSON.parse(row.data) : row.data;
   const metadata = typeof row.metadata === 'string' ? JSON.parse(row.metadata) : row.metadata;

@@ -71,6 +71,11 @@ export type EventMap = {
   PasswordChanged: { user_id: number };
   SignedOutEverywhere: { user_id: number };
   RoleChanged: { user_id: number; role: Role };
+  /**
+   * The account is gone with its personal data (its key, so every sealed field it wrote, see
+   * personal.ts); its reviews and photos were deleted by their own events just before this one.
+   */
+  AccountDeleted: { user_id: number };
   ContentReported: {
     report_id: number;
     target_type: ModerationTargetType;
@@ -138,10 +143,11 @@ export const SCHEMA_VERSIONS: Record<EventType, number> = {
   CatAdded: 1,
   CatUpdated: 1,
   CatDeleted: 1,
-  ReviewPosted: 1,
+  // 2: comment sealed (server/events/personal.ts).
+  ReviewPosted: 2,
   ReviewDeleted: 1,
   RatingRecomputed: 1,
-  PhotoUploaded: 1,
+  PhotoUploaded: 2, // caption sealed
   PhotoProcessed: 1,
   PhotoFailed: 1,
   PhotoPrimarySet: 1,
@@ -151,7 +157,8 @@ export const SCHEMA_VERSIONS: Record<EventType, number> = {
   PasswordChanged: 1,
   SignedOutEverywhere: 1,
   RoleChanged: 1,
-  ContentReported: 1,
+  AccountDeleted: 1,
+  ContentReported: 2, // comment sealed
   ContentHidden: 1,
   ContentRestored: 1,
   ModerationDecided: 1,

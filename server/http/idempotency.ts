@@ -102,3 +102,8 @@ export async function runCommand(
   if (result.replayed) reply.header('idempotent-replayed', 'true');
   return reply.status(result.status).send(result.body);
 }
+
+/** A deleted account's stored first answers, which can hold what it wrote (a review's comment). */
+export async function forgetIdempotentAnswers(trx: Kysely<DB>, userId: number): Promise<void> {
+  await trx.deleteFrom('idempotency_keys').where('user_id', '=', userId).execute();
+}

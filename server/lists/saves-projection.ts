@@ -1,10 +1,10 @@
 // The saves read model: one row per (user, saved cat or bodega), rebuilt from ItemSaved and
-// ItemUnsaved. A deleted cat or bodega takes its saves with it.
+// ItemUnsaved. A deleted cat or bodega takes its saves with it, and so does a deleted account.
 import type { Projection } from '../events/projection.ts';
 import { removeDeletedTargetRows } from '../events/targets.ts';
 import { assertNever, type RecordedEvent } from '../events/types.ts';
 
-const HANDLES = ['ItemSaved', 'ItemUnsaved', 'CatDeleted', 'BodegaDeleted'] as const;
+const HANDLES = ['ItemSaved', 'ItemUnsaved', 'CatDeleted', 'BodegaDeleted', 'AccountDeleted'] as const;
 type Handled = (typeof HANDLES)[number];
 
 export const savesProjection: Projection = {
@@ -37,6 +37,9 @@ export const savesProjection: Projection = {
       case 'CatDeleted':
       case 'BodegaDeleted':
         return removeDeletedTargetRows(trx, 'saves', event);
+      case 'AccountDeleted':
+        await trx.deleteFrom('saves').where('user_id', '=', event.data.user_id).execute();
+        return;
       default:
         assertNever(event);
     }

@@ -13,6 +13,7 @@ import {
   type Cursor,
   type ConsumerLoop,
 } from '../events/consumer.ts';
+import { ERASED } from '../events/personal.ts';
 import type { RecordedEvent } from '../events/types.ts';
 import type { Frame, Hub } from './hub.ts';
 import { createLiveLookups } from './lookups.ts';
@@ -50,6 +51,8 @@ export async function startBroadcaster(options: {
 
   async function frameOf(event: RecordedEvent): Promise<Frame | null> {
     const key = formatCursor(cursorOf(event));
+    // A review whose author has gone since its frame was built (see step) is never sent.
+    if (event.type === 'ReviewPosted' && event.data.comment === ERASED) return null;
     const known = cache.get(key);
     if (known !== undefined) return known;
     const message = await toLiveMessage(event, lookups);
@@ -72,6 +75,9 @@ export async function startBroadcaster(options: {
     const events = await readAfter(database.db, cursor, options.batchSize);
     const last = events.at(-1);
     if (!last) return 0;
+    // Frames built before an account was deleted may hold its reviews' text and its name: none
+    // may be replayed to a reconnecting socket, so they are built again from the log.
+    if (events.some((e) => e.type === 'AccountDeleted')) cache.clear();
     // With nobody listening the frames are not built; a socket that joins later catches up from
     // the log itself (see stream.ts), so nothing is owed to it.
     if (hub.size > 0) hub.broadcast(await framesOf(events));

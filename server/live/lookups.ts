@@ -7,6 +7,7 @@
 // upload, deletion of the primary); sending it as it now stands keeps every client converging.
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
+import { openEvents } from '../events/personal.ts';
 import { toRecordedEvent } from '../events/store.ts';
 import { streamIds, type BodegaFields, type RecordedEvent } from '../events/types.ts';
 import { photoUrl } from '../photos/urls.ts';
@@ -96,7 +97,7 @@ async function streamBefore(
     where stream_id = ${streamId} and global_position <= ${position}
       and type in (${sql.join(types)})
     order by stream_version desc`.execute(db);
-  return rows.map(toRecordedEvent);
+  return openEvents(db, rows.map(toRecordedEvent));
 }
 
 function bodegaFieldsOf(d: BodegaFields): BodegaFields {

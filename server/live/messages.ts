@@ -5,6 +5,7 @@ import type { BodegaSummary, CatSummary } from '../../contract/catalogue.ts';
 import type { LiveData, LiveEvent, LiveEventType } from '../../contract/live.ts';
 import type { TargetType } from '../db/schema.ts';
 import { formatCursor, cursorOf } from '../events/consumer.ts';
+import { ERASED } from '../events/personal.ts';
 import { assertNever, type BodegaFields, type RecordedEvent } from '../events/types.ts';
 import { photoUrl } from '../photos/urls.ts';
 
@@ -74,6 +75,8 @@ async function buildData(event: RecordedEvent, lookups: LiveLookups): Promise<An
     }
     case 'ReviewPosted': {
       const d = event.data;
+      // Its author's account is gone (the comment can no longer be opened): nothing of it is sent.
+      if (d.comment === ERASED) return null;
       return [
         'review.posted',
         {
@@ -134,6 +137,7 @@ async function buildData(event: RecordedEvent, lookups: LiveLookups): Promise<An
     case 'PasswordChanged':
     case 'SignedOutEverywhere':
     case 'RoleChanged':
+    case 'AccountDeleted':
     case 'ContentReported':
     case 'ModerationDecided':
       return null;
@@ -190,7 +194,8 @@ async function photoReady(
 ): Promise<Built<'photo.ready'> | null> {
   const d = event.data;
   const photo = await lookups.photoUpload(d.photo_id);
-  if (!photo) return null;
+  // Gone, or its uploader's account is (the caption can no longer be opened): nothing to show.
+  if (!photo || photo.caption === ERASED) return null;
   const primary = await lookups.primaryPhotoOf(d.target_type, d.target_id);
   return [
     'photo.ready',

@@ -11,6 +11,7 @@ const HANDLES = [
   'ContentRestored',
   'ModerationDecided',
   'RoleChanged',
+  'AccountDeleted',
 ] as const;
 type Handled = (typeof HANDLES)[number];
 
@@ -93,6 +94,12 @@ export const moderationProjection: Projection = {
         }
         return;
       }
+      case 'AccountDeleted':
+        // The person's reports go with their account (their comments could not be read anyway);
+        // what the reports had hidden stays hidden until a moderator decides.
+        await trx.deleteFrom('reports').where('user_id', '=', event.data.user_id).execute();
+        await trx.deleteFrom('moderators').where('user_id', '=', event.data.user_id).execute();
+        return;
       default:
         assertNever(event);
     }

@@ -1,4 +1,5 @@
-// The database part of `npm run doctor`: extensions, migrations and consumer lag. Shared by the
+// The database part of `npm run doctor`: extensions, migrations, personal data left unsealed and
+// consumer lag. Shared by the
 // script, which runs it on the database it opened, and by a running embedded app, which runs it
 // on its own when the doctor finds the data directory in use (see local-operator.ts).
 import { sql } from 'kysely';
@@ -6,6 +7,7 @@ import type { Database } from '../db/database.ts';
 import { migrations } from '../../migrations/index.ts';
 import { consumerLag } from '../events/consumer.ts';
 import { checkLogIncarnation, restoredLogMessage } from '../events/incarnation.ts';
+import { countPlainEvents } from '../events/personal.ts';
 
 export type Check = { name: string; ok: boolean; detail: string };
 
@@ -39,6 +41,11 @@ export async function databaseChecks(database: Database): Promise<Check[]> {
       'event log',
       `transaction ids below this cluster's (${log.clusterTransactionId}), incarnation ${log.incarnation ?? 'none'}`,
     );
+
+  const plain = await countPlainEvents(database.db).catch(() => null);
+  if (plain === 0) pass('personal data', 'every personal field in the event log is sealed');
+  else if (plain !== null)
+    fail('personal data', `${plain} events hold personal fields in plain text: run \`npm run migrate\``);
 
   const subs = await database.db
     .selectFrom('subscriptions')

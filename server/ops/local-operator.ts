@@ -11,11 +11,12 @@ import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Conflict, Invalid, NotFound, Unauthorized } from '../errors.ts';
-import { migrateToLatest } from '../db/migrate.ts';
+import { migrateAndSeal } from '../db/migrate.ts';
 import { projections } from '../domains.ts';
 import { replay } from '../events/replay.ts';
 import { seedDemoData } from '../catalogue/demo-city.ts';
 import { setRole } from '../moderation/roles.ts';
+import { deleteAccountByUsername } from '../accounts/operator.ts';
 import { databaseChecks } from './doctor-checks.ts';
 import { sameSecret } from './routes.ts';
 
@@ -71,7 +72,10 @@ function isLocal(request: FastifyRequest): boolean {
   return remoteAddress === localAddress || remoteAddress === '::1' || /^(::ffff:)?127\./.test(remoteAddress);
 }
 
-/** Registers POST /ops/doctor, /ops/migrate, /ops/seed, /ops/role and /ops/replay, bound to `token`. */
+/**
+ * Registers POST /ops/doctor, /ops/migrate, /ops/seed, /ops/role, /ops/account-delete and
+ * /ops/replay, bound to `token`.
+ */
 export async function registerLocalOperatorRoutes(app: FastifyInstance, token: string): Promise<void> {
   const { services } = app;
   let replaying = false;
@@ -90,7 +94,7 @@ export async function registerLocalOperatorRoutes(app: FastifyInstance, token: s
     });
 
     scope.post('/ops/migrate', { schema: { hide: true } }, async () => ({
-      applied: await migrateToLatest(services.database.db),
+      applied: await migrateAndSeal(services.database.db),
     }));
 
     scope.post('/ops/seed', { schema: { hide: true } }, async () => seedDemoData(services));
@@ -103,6 +107,16 @@ export async function registerLocalOperatorRoutes(app: FastifyInstance, token: s
         if (typeof username !== 'string' || username === '') throw new Invalid('username is required');
         if (role !== 'moderator' && role !== 'member') throw new Invalid('role must be moderator or member');
         return setRole(services, username, role);
+      },
+    );
+
+    scope.post<{ Body: { username?: unknown } }>(
+      '/ops/account-delete',
+      { schema: { hide: true } },
+      async (request) => {
+        const { username } = request.body ?? {};
+        if (typeof username !== 'string' || username === '') throw new Invalid('username is required');
+        return deleteAccountByUsername(services, username);
       },
     );
 

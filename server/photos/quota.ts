@@ -61,3 +61,8 @@ export async function claimUpload(trx: Kysely<DB>, quota: UploadQuota, userId: n
     where user_id = ${userId} and uploaded_at <= now() - interval '1 day'`.execute(trx);
   await trx.insertInto('photo_upload_log').values({ user_id: userId }).execute();
 }
+
+/** A deleted account's upload counts: ids of nobody, kept no longer. */
+export async function forgetUploads(trx: Kysely<DB>, userId: number): Promise<void> {
+  await trx.deleteFrom('photo_upload_log').where('user_id', '=', userId).execute();
+}

@@ -11,6 +11,7 @@ const HANDLES = [
   'ReviewDeleted',
   'CatDeleted',
   'BodegaDeleted',
+  'AccountDeleted',
   ...VISIBILITY_EVENTS,
 ] as const;
 type Handled = (typeof HANDLES)[number];
@@ -61,6 +62,10 @@ async function applyUnfolded(trx: Kysely<DB>, e: RecordedEvent): Promise<void> {
     case 'CatDeleted':
     case 'BodegaDeleted':
       return removeDeletedTargetRows(trx, 'reviews', event);
+    case 'AccountDeleted':
+      // Its reviews were deleted one by one before it (so ratings follow); none may outlive it.
+      await trx.deleteFrom('reviews').where('user_id', '=', event.data.user_id).execute();
+      return;
     case 'ContentHidden':
     case 'ContentRestored':
       return applyVisibility(trx, 'reviews', event);

@@ -1,5 +1,6 @@
 // The account settings screen in a real browser: changing the password through the page, then
-// signing in with the new one, and signing out everywhere, which ends other browsers' sessions too.
+// signing in with the new one; signing out everywhere, which ends other browsers' sessions too; and
+// deleting the account, after which it cannot sign in.
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { browserSuite, callApi, gotoRoute, newPage, registerUser, screenshot, toast } from './harness.ts';
@@ -99,6 +100,52 @@ describe('account settings in the browser', () => {
     await elsewhere.page.waitForURL(/#\/login$/);
     expect(await storedToken(elsewhere.page)).toBeNull();
     await elsewhere.context.close();
+    await context.close();
+  });
+
+  it('deletes the account at phone width after the password and a confirmation, then it cannot sign in', async () => {
+    const user = await registerUser(suite.server, 'bye');
+    const { context, page } = await newPage(suite.browser, { viewport: 'phone', token: user.token });
+    await gotoRoute(page, suite.server, '/settings');
+    const section = page.getByRole('region', { name: 'Delete account' });
+    await section.getByText('Cats and bodegas you added stay').waitFor();
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+
+    // Keyboard only: type the wrong password, submit with Enter, confirm with Enter.
+    await section.getByLabel('Your password', { exact: true }).fill('not-my-password');
+    await page.keyboard.press('Enter');
+    const confirm = section.getByRole('button', { name: 'Yes, delete my account' });
+    await confirm.waitFor();
+    expect(await confirm.evaluate((button) => button === document.activeElement)).toBe(true);
+    await page.keyboard.press('Enter');
+    await section.getByRole('alert').filter({ hasText: 'Password is incorrect' }).waitFor();
+    expect(await storedToken(page)).toBe(user.token);
+    expect((await callApi(suite.server, 'GET', '/api/auth/profile', undefined, user.token)).status).toBe(200);
+
+    // Cancel keeps the account.
+    await section.getByLabel('Your password', { exact: true }).fill(user.password);
+    await section.getByRole('button', { name: 'Delete account' }).click();
+    await section.getByRole('button', { name: 'Cancel' }).click();
+    await section.getByLabel('Your password', { exact: true }).waitFor();
+    expect((await callApi(suite.server, 'GET', '/api/auth/profile', undefined, user.token)).status).toBe(200);
+
+    await section.getByLabel('Your password', { exact: true }).fill(user.password);
+    await section.getByRole('button', { name: 'Delete account' }).click();
+    await screenshot(page, 'settings-delete-confirm', 'phone');
+    await section.getByRole('button', { name: 'Yes, delete my account' }).click();
+    await toast(page, 'Your account has been deleted.').waitFor();
+    await page.waitForURL(/#\/$/);
+    expect(await storedToken(page)).toBeNull();
+    expect((await callApi(suite.server, 'GET', '/api/auth/profile', undefined, user.token)).status).toBe(401);
+
+    await page.getByRole('button', { name: 'Open menu' }).click();
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Login' }).click();
+    await page.getByLabel('Username or Email').fill(user.username);
+    await page.getByLabel('Password', { exact: true }).fill(user.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await toast(page, 'Invalid username or password').waitFor();
+    expect(await storedToken(page)).toBeNull();
     await context.close();
   });
 });

@@ -4,7 +4,9 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { openDatabase, type Database } from '../../server/db/database.ts';
+import { loadConfig } from '../../server/config.ts';
 import { migrateToLatest } from '../../server/db/migrate.ts';
+import { useDataKey } from '../../server/events/personal.ts';
 import { createBullQueue } from '../../server/queue/bullmq.ts';
 import { createInlineQueue } from '../../server/queue/inline.ts';
 import type { JobQueue } from '../../server/queue/queue.ts';
@@ -27,6 +29,8 @@ export function withDatabaseName(url: string, name: string): string {
 export type TestDatabase = { database: Database; url: string | null; drop(): Promise<void> };
 
 export async function createTestDatabase(): Promise<TestDatabase> {
+  // Tests that append without building services still seal personal fields: the tests' fixed key.
+  useDataKey(loadConfig({ NODE_ENV: 'test' }).dataKey);
   const adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) {
     const database = await openDatabase({ url: null });

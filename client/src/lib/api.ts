@@ -130,6 +130,9 @@ export const api = {
     request<T>('POST', path, body, options),
   put: <T>(path: string, body?: unknown, options?: RequestOptions) => request<T>('PUT', path, body, options),
   delete: <T>(path: string, options?: RequestOptions) => request<T>('DELETE', path, undefined, options),
+  /** A DELETE that carries a JSON body (deleting an account sends the password). */
+  deleteWithBody: <T>(path: string, body: unknown, options?: RequestOptions) =>
+    request<T>('DELETE', path, body, options),
   upload: <T>(path: string, formData: FormData, options?: RequestOptions) =>
     request<T>('POST', path, formData, options),
 };

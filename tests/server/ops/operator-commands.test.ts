@@ -109,6 +109,30 @@ describe('operator commands against a running embedded app', () => {
     expect((await fetch(`${app.baseUrl}/api/ready`)).status).toBe(200);
   });
 
+  it('deletes an account by username in the app', async () => {
+    const username = `gone_${Date.now().toString(36)}`;
+    const register = await fetch(`${app.baseUrl}/api/auth/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username, email: `${username}@example.test`, password: 'tuna-sandwich' }),
+    });
+    expect(register.status).toBe(201);
+    const { access_token: token } = (await register.json()) as { access_token: string };
+
+    const deleted = await runScript('account', ['delete', username]);
+    expect(deleted.output).toContain(`Deleted ${username}: the account, its reviews, 0 photo(s)`);
+    expect(deleted.code).toBe(0);
+    const profile = await fetch(`${app.baseUrl}/api/auth/profile`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(profile.status).toBe(401);
+
+    const again = await runScript('account', ['delete', username]);
+    expect(again.output).toContain(`No user is called "${username}"`);
+    expect(again.code).not.toBe(0);
+    expect((await runScript('account', ['remove'])).code).toBe(2);
+  });
+
   it('refuses to start a second app on the same data directory', async () => {
     const second = spawn(process.execPath, ['--import', 'tsx', 'main.ts', 'all'], {
       env: { ...process.env, ...env, PORT: '0' },

@@ -117,9 +117,24 @@ describe('production configuration', () => {
     expect(() => loadConfig({ NODE_ENV: 'production', JWT_SECRET: 'short' })).toThrow(/too weak/);
     expect(() => loadConfig({ NODE_ENV: 'production', JWT_SECRET: 'a'.repeat(40) })).toThrow(/too weak/);
     expect(
-      loadConfig({ NODE_ENV: 'production', JWT_SECRET: 'f3b1c9e27a4d58e06b1f2c3d4e5f60718293a4b5c6d7e8f9' })
-        .env,
+      loadConfig({
+        NODE_ENV: 'production',
+        JWT_SECRET: 'f3b1c9e27a4d58e06b1f2c3d4e5f60718293a4b5c6d7e8f9',
+        DATA_KEY: 'ab'.repeat(32),
+      }).env,
     ).toBe('production');
+  });
+
+  it('refuses to start in production without a well-formed DATA_KEY', () => {
+    const secret = 'f3b1c9e27a4d58e06b1f2c3d4e5f60718293a4b5c6d7e8f9';
+    expect(() => loadConfig({ NODE_ENV: 'production', JWT_SECRET: secret })).toThrow(
+      /DATA_KEY is required when NODE_ENV=production/,
+    );
+    expect(() => loadConfig({ NODE_ENV: 'production', JWT_SECRET: secret, DATA_KEY: 'short' })).toThrow(
+      /DATA_KEY must be 32 random bytes/,
+    );
+    const key = loadConfig({ NODE_ENV: 'production', JWT_SECRET: secret, DATA_KEY: 'cd'.repeat(32) }).dataKey;
+    expect(key.equals(Buffer.alloc(32, 0xcd))).toBe(true);
   });
 
   it('explains every bad setting at once', () => {

@@ -14,6 +14,7 @@ const root = fs.mkdtempSync(path.join(os.tmpdir(), 'bodega-prod-'));
 const production = {
   NODE_ENV: 'production',
   JWT_SECRET: randomBytes(32).toString('hex'),
+  DATA_KEY: randomBytes(32).toString('hex'),
   UPLOAD_DIR: path.join(root, 'uploads'),
   LOG_LEVEL: 'warn',
 };

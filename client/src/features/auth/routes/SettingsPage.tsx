@@ -1,7 +1,8 @@
 // /settings — the signed-in user's account: who they are, changing the password, signing out
-// everywhere.
+// everywhere, deleting the account.
 import { useDocumentTitle } from '../../../hooks/use-document-title.ts';
 import { ChangePasswordForm } from '../components/ChangePasswordForm.tsx';
+import { DeleteAccount } from '../components/DeleteAccount.tsx';
 import { SignOutEverywhere } from '../components/SignOutEverywhere.tsx';
 import { useSession } from '../stores/session.ts';
 import '../settings.css';
@@ -20,6 +21,7 @@ export default function SettingsPage() {
       )}
       <ChangePasswordForm />
       <SignOutEverywhere />
+      <DeleteAccount />
     </div>
   );
 }

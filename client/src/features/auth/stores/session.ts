@@ -5,6 +5,7 @@ import { create } from 'zustand';
 import { env } from '../../../config/env.ts';
 import { onUnauthorized, setBearerToken } from '../../../lib/api.ts';
 import { changePassword } from '../api/change-password.ts';
+import { deleteAccount } from '../api/delete-account.ts';
 import { getProfile } from '../api/get-profile.ts';
 import { loginWithPassword } from '../api/login.ts';
 import { logoutEverywhere } from '../api/logout-all.ts';
@@ -31,6 +32,8 @@ export type SessionState = {
   changePassword(currentPassword: string, newPassword: string): Promise<void>;
   /** Ends every session of the account on the server, then this one. */
   logoutEverywhere(): Promise<void>;
+  /** Deletes the account (the password confirms it); this session ends with it. */
+  deleteAccount(password: string): Promise<void>;
 };
 
 function readStoredToken(): string | null {
@@ -130,6 +133,11 @@ export const useSession = create<SessionState>()((set, get) => {
 
     async logoutEverywhere() {
       await logoutEverywhere();
+      get().logout();
+    },
+
+    async deleteAccount(password) {
+      await deleteAccount(password);
       get().logout();
     },
   };
