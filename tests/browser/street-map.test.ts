@@ -1,0 +1,152 @@
+// The street map in real Chromium (WebGL by SwiftShader): MapLibre with a tiny local style (a
+// background layer only; tests have no internet), the whole city's cats as cluster buttons,
+// zooming into a cluster, "Search this area", and a cat added through the API bumping a count.
+import { createServer, type Server } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import {
+  browserSuite,
+  callApi,
+  freePort,
+  gotoRoute,
+  newPage,
+  registerUser,
+  screenshot,
+  type TestUser,
+} from './harness.ts';
+
+const STYLE = {
+  version: 8,
+  name: 'test background',
+  sources: {},
+  layers: [{ id: 'land', type: 'background', paint: { 'background-color': '#efe9e1' } }],
+};
+
+const stylePort = await freePort();
+const styleServer: Server = createServer((_request, response) => {
+  response.writeHead(200, { 'content-type': 'application/json', 'access-control-allow-origin': '*' });
+  response.end(JSON.stringify(STYLE));
+});
+await new Promise<void>((resolve) => styleServer.listen(stylePort, '127.0.0.1', resolve));
+afterAll(() => new Promise<void>((resolve) => styleServer.close(() => resolve())));
+
+const suite = browserSuite({
+  MAP_STYLE_URL: `http://127.0.0.1:${stylePort}/style.json`,
+  WRITE_RATE_LIMIT: '0',
+});
+let owner: TestUser;
+
+/** Shops spread over the five boroughs on a fixed pseudo-random pattern, two cats each. */
+const SHOPS = Array.from({ length: 24 }, (_, i) => ({
+  bodega_name: `Shop ${i}`,
+  address: `${i + 1} Broadway, New York, NY`,
+  latitude: 40.55 + ((i * 37) % 24) * 0.0125,
+  longitude: -74.15 + ((i * 11) % 24) * 0.0165,
+}));
+const CAT_COUNT = SHOPS.length * 2;
+
+async function addCat(name: string, shop: (typeof SHOPS)[number]) {
+  const reply = await callApi(suite.server, 'POST', '/api/cats', { name, ...shop }, owner.token);
+  if (reply.status !== 201) throw new Error(`add cat failed: ${reply.status} ${JSON.stringify(reply.body)}`);
+}
+
+beforeAll(async () => {
+  owner = await registerUser(suite.server, 'mapper');
+  for (const [i, shop] of SHOPS.entries()) {
+    await addCat(`Cat ${i}a`, shop);
+    await addCat(`Cat ${i}b`, shop);
+  }
+});
+
+const clusterButtons = (page: Page) =>
+  page.getByRole('button', { name: /^\d+ cats? near here$|^Cat \d+[ab]$/ });
+
+/** Every cluster's count, read from the buttons' names (a named single cat counts one). */
+async function counts(page: Page): Promise<number[]> {
+  const names = await page
+    .locator('button.cluster')
+    .evaluateAll((buttons) => buttons.map((b) => b.getAttribute('aria-label') ?? ''));
+  return names.map((name) => Number(/^(\d+) cats? near here$/.exec(name)?.[1] ?? 1));
+}
+
+async function inView(page: Page): Promise<number> {
+  const text = await page.locator('.street-map__status').textContent({ timeout: 15_000 });
+  return Number(/^(\d+) cats in view$/.exec(text ?? '')?.[1] ?? NaN);
+}
+
+async function waitForInView(page: Page, check: (n: number) => boolean) {
+  await expect.poll(() => inView(page), { timeout: 15_000 }).toSatisfy(check);
+}
+
+describe('the street map', () => {
+  it('draws the whole city as cluster buttons, zooms into one, searches the area and counts a new cat live', async () => {
+    const { context, page } = await newPage(suite.browser);
+    const mapRequests: string[] = [];
+    page.on('request', (r) => r.url().includes('/api/map?') && mapRequests.push(r.url()));
+    await gotoRoute(page, suite.server, '/search');
+    await page.locator('.street-map canvas').waitFor({ timeout: 20_000 });
+    expect(await page.getByRole('region', { name: /^Street map\./ }).count()).toBe(1);
+    await waitForInView(page, (n) => n === CAT_COUNT);
+    await clusterButtons(page).first().waitFor();
+    const whole = await counts(page);
+    expect(whole.reduce((a, b) => a + b, 0)).toBe(CAT_COUNT);
+    expect(await page.getByText('OpenStreetMap').count()).toBe(0); // the test style credits no one
+    expect(await page.locator('.maplibregl-ctrl-attrib').count()).toBe(1);
+    await screenshot(page, 'street-map-city', 'desktop');
+
+    // The biggest cluster zooms in: its cats spread into smaller clusters, and fewer are in view.
+    const biggest = Math.max(...whole);
+    expect(biggest).toBeGreaterThan(2);
+    await page
+      .getByRole('button', { name: `${biggest} cats near here` })
+      .first()
+      .click();
+    await waitForInView(page, (n) => n < CAT_COUNT);
+    await expect
+      .poll(async () => Math.max(...(await counts(page))), { timeout: 15_000 })
+      .toBeLessThan(biggest);
+
+    // "Search this area" limits the list to the visible box, with a chip to undo it.
+    const visible = await inView(page);
+    await page.getByRole('button', { name: 'Search this area' }).click();
+    await page.getByRole('heading', { name: `Cats Found (${visible})` }).waitFor({ timeout: 15_000 });
+    expect(decodeURIComponent(page.url())).toMatch(
+      /area=-?\d+(\.\d+)?,-?\d+(\.\d+)?,-?\d+(\.\d+)?,-?\d+(\.\d+)?/,
+    );
+    const chip = page.getByRole('group', { name: 'Active filters' }).getByText('In the map area');
+    await chip.waitFor();
+
+    // A cat added inside the view: its cluster's count goes up on the open page, without asking again.
+    const [west, south, east, north] = /area=([^&]+)/
+      .exec(decodeURIComponent(page.url()))![1]!
+      .split(',')
+      .map(Number) as [number, number, number, number];
+    await page.waitForTimeout(500);
+    const asked = mapRequests.length;
+    const before = await inView(page);
+    await addCat('Newcomer', {
+      bodega_name: 'Brand New Deli',
+      address: '1 New St, New York, NY',
+      latitude: (south + north) / 2,
+      longitude: (west + east) / 2,
+    });
+    await waitForInView(page, (n) => n === before + 1);
+    expect((await counts(page)).reduce((a, b) => a + b, 0)).toBe(before + 1);
+    expect(mapRequests.length).toBe(asked);
+
+    await page.getByRole('button', { name: 'Remove filter In the map area' }).click();
+    await page.getByRole('heading', { name: `Cats Found (${CAT_COUNT + 1})` }).waitFor({ timeout: 15_000 });
+    expect(page.url()).not.toContain('area=');
+    await context.close();
+  });
+
+  it('fits a phone screen', async () => {
+    const { context, page } = await newPage(suite.browser, { viewport: 'phone' });
+    await gotoRoute(page, suite.server, '/search');
+    await clusterButtons(page).first().waitFor({ timeout: 20_000 });
+    const width = await page.evaluate(() => document.documentElement.scrollWidth);
+    expect(width).toBeLessThanOrEqual(375);
+    await screenshot(page, 'street-map-city', 'phone');
+    await context.close();
+  });
+});
