@@ -43,9 +43,19 @@ const SHOPS = Array.from({ length: 24 }, (_, i) => ({
   latitude: 40.55 + ((i * 37) % 24) * 0.0125,
   longitude: -74.15 + ((i * 11) % 24) * 0.0165,
 }));
-const CAT_COUNT = SHOPS.length * 2;
+/** A cat alone at its shop, away from the others: a single-item cluster up close. */
+const LONE = {
+  bodega_name: 'Lone Deli',
+  address: '9 Far Rd, Queens, NY',
+  latitude: 40.88,
+  longitude: -73.76,
+};
+const CAT_COUNT = SHOPS.length * 2 + 1;
 
-async function addCat(name: string, shop: (typeof SHOPS)[number]) {
+async function addCat(
+  name: string,
+  shop: { bodega_name: string; address: string; latitude: number; longitude: number },
+) {
   const reply = await callApi(suite.server, 'POST', '/api/cats', { name, ...shop }, owner.token);
   if (reply.status !== 201) throw new Error(`add cat failed: ${reply.status} ${JSON.stringify(reply.body)}`);
 }
@@ -56,10 +66,18 @@ beforeAll(async () => {
     await addCat(`Cat ${i}a`, shop);
     await addCat(`Cat ${i}b`, shop);
   }
+  await addCat('Solo', LONE);
 });
 
 const clusterButtons = (page: Page) =>
-  page.getByRole('button', { name: /^\d+ cats? near here$|^Cat \d+[ab]$/ });
+  page.getByRole('button', { name: /^\d+ cats? near here$|^Cat \d+[ab]$|^Solo$/ });
+
+/** Content Security Policy complaints in the page's console (MapLibre's worker and tiles need none). */
+function cspViolations(page: Page): string[] {
+  const found: string[] = [];
+  page.on('console', (m) => void (/Content Security Policy/i.test(m.text()) && found.push(m.text())));
+  return found;
+}
 
 /** Every cluster's count, read from the buttons' names (a named single cat counts one). */
 async function counts(page: Page): Promise<number[]> {
@@ -81,6 +99,7 @@ async function waitForInView(page: Page, check: (n: number) => boolean) {
 describe('the street map', () => {
   it('draws the whole city as cluster buttons, zooms into one, searches the area and counts a new cat live', async () => {
     const { context, page } = await newPage(suite.browser);
+    const violations = cspViolations(page);
     const mapRequests: string[] = [];
     page.on('request', (r) => r.url().includes('/api/map?') && mapRequests.push(r.url()));
     await gotoRoute(page, suite.server, '/search');
@@ -137,6 +156,40 @@ describe('the street map', () => {
     await page.getByRole('button', { name: 'Remove filter In the map area' }).click();
     await page.getByRole('heading', { name: `Cats Found (${CAT_COUNT + 1})` }).waitFor({ timeout: 15_000 });
     expect(page.url()).not.toContain('area=');
+    expect(violations).toEqual([]);
+    await context.close();
+  });
+
+  it("syncs hover between list and map, opens a single cat's card, and pans and zooms by keyboard", async () => {
+    const { context, page } = await newPage(suite.browser);
+    const d = 0.004;
+    const area = [LONE.longitude - d, LONE.latitude - d, LONE.longitude + d, LONE.latitude + d].join(',');
+    await gotoRoute(page, suite.server, `/search?area=${area}`);
+    await page.getByRole('heading', { name: 'Cats Found (1)' }).waitFor({ timeout: 20_000 });
+    const marker = page.getByRole('button', { name: 'Solo', exact: true });
+    await marker.waitFor({ timeout: 15_000 });
+    const card = page.getByTestId('cat-card').filter({ hasText: 'Solo' });
+
+    await card.hover();
+    await expect.poll(() => marker.getAttribute('class')).toContain('cluster--active');
+    await page.mouse.move(1, 1);
+    await expect.poll(() => marker.getAttribute('class')).not.toContain('cluster--active');
+    await marker.hover();
+    await expect.poll(() => card.getAttribute('class')).toContain('is-active');
+
+    await marker.click();
+    const info = page.getByRole('dialog', { name: 'Cat Solo' });
+    await info.waitFor({ timeout: 15_000 });
+    await info.getByRole('button', { name: /View Details/ }).waitFor();
+    await info.getByText('Lone Deli').or(info.getByText(LONE.address)).first().waitFor();
+
+    // The map itself is focusable: minus zooms out by keyboard, and the moved map offers its area.
+    expect(await page.getByRole('button', { name: 'Search this area' }).count()).toBe(0);
+    await page.getByRole('region', { name: /^Street map\./ }).focus();
+    await page.keyboard.press('Minus');
+    await page.keyboard.press('Minus');
+    await page.getByRole('button', { name: 'Search this area' }).waitFor({ timeout: 15_000 });
+    await page.keyboard.press('ArrowLeft');
     await context.close();
   });
 
