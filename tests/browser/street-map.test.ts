@@ -193,6 +193,18 @@ describe('the street map', () => {
     await context.close();
   });
 
+  it('falls back to the drawn map, saying why, when the style cannot be loaded', async () => {
+    const { context, page } = await newPage(suite.browser);
+    await page.route('**/style.json', (route) => route.abort());
+    await gotoRoute(page, suite.server, '/search');
+    await page
+      .getByText('Street map tiles could not be loaded: showing a drawn map.')
+      .waitFor({ timeout: 20_000 });
+    await page.getByRole('application', { name: /^Map of \d+ locations?/ }).waitFor();
+    expect(await page.locator('.street-map').count()).toBe(0);
+    await context.close();
+  });
+
   it('fits a phone screen', async () => {
     const { context, page } = await newPage(suite.browser, { viewport: 'phone' });
     await gotoRoute(page, suite.server, '/search');
