@@ -1,6 +1,7 @@
 // The street map's clusters for the visible box: asked for a moment after the map stops moving,
 // the request before aborted and any answer to an older view dropped, and kept current by the live
-// stream (a cat added in the box joins its cluster, a deleted one leaves it) without asking again.
+// stream (a cat added in the box joins its cluster, a deleted one leaves it) without asking again
+// when the view has no text or filters.
 import { useEffect, useRef, useState } from 'react';
 import { useLiveEvents } from '../../live/use-live-events.ts';
 import { getMapClusters } from '../api/get-map.ts';
@@ -23,9 +24,13 @@ export type Camera = { box: Box; zoom: number };
 export type LiveChange = { lat: number; lng: number; at: number };
 
 export function useMapClusters(state: SearchState, camera: Camera | null) {
-  const [view, setView] = useState<ClusterView | null>(null);
+  const [shown, setView] = useState<(ClusterView & { tab: SearchState['tab'] }) | null>(null);
+  // Another tab's clusters are not shown while its own are on their way.
+  const view = shown?.tab === state.tab ? shown : null;
   const [failed, setFailed] = useState(false);
   const [lastChange, setLastChange] = useState<LiveChange | null>(null);
+  /** Bumped to ask for the same view again. */
+  const [asked, askAgain] = useState(0);
   const latest = useRef(0);
   const query = camera ? clusterQuery(state, camera.box, camera.zoom) : null;
   const key = query ? new URLSearchParams(query).toString() : null;
@@ -41,7 +46,7 @@ export function useMapClusters(state: SearchState, camera: Camera | null) {
         (answer) => {
           if (request !== latest.current) return; // a newer view was asked for meanwhile
           setFailed(false);
-          setView({ box, answer });
+          setView({ box, answer, tab: state.tab });
         },
         () => {
           if (request === latest.current && !abort.signal.aborted) setFailed(true);
@@ -53,7 +58,7 @@ export function useMapClusters(state: SearchState, camera: Camera | null) {
       abort.abort();
     };
     // eslint-disable-next-line react-hooks/exhaustive-deps -- the query string is the identity
-  }, [key]);
+  }, [key, asked]);
 
   // Only an unfiltered view can take a live item as it is: whether it matches a text or a filter
   // is the server's to say, so such a view asks again instead.
@@ -72,12 +77,14 @@ export function useMapClusters(state: SearchState, camera: Camera | null) {
     };
     if (data.latitude === null || data.longitude === null) return;
     const point = { id: data.id, lat: data.latitude, lng: data.longitude };
-    if (!unfiltered || !view || !inBox(view.box, point.lat, point.lng)) return;
+    if (!view || !inBox(view.box, point.lat, point.lng)) return;
+    if (!unfiltered) return askAgain((n) => n + 1);
     setView((current) => {
       if (!current) return current;
-      return message.type.endsWith('.added')
+      const next = message.type.endsWith('.added')
         ? addToClusters(current, { ...point, name: data.name ?? '' })
         : removeFromClusters(current, point);
+      return { ...next, tab: current.tab };
     });
     setLastChange({ lat: point.lat, lng: point.lng, at: Date.now() });
   });
