@@ -205,6 +205,48 @@ describe('the street map', () => {
     await context.close();
   });
 
+  it('places a new shop on the map by a click, then by dragging its pin', async () => {
+    const { context, page } = await newPage(suite.browser, { token: owner.token });
+    await gotoRoute(page, suite.server, '/upload');
+    const form = page.getByRole('form', { name: 'Upload Cat' });
+    await form.getByLabel('Cat Name').fill('Pinned');
+    await form.getByLabel('Bodega Name').fill('Pin Point Deli');
+    await form.getByLabel('Address', { exact: true }).fill('5 Pin St, New York, NY');
+    await form.getByRole('button', { name: 'Place on map' }).click();
+    const map = form.getByRole('region', { name: /^Map to place the shop/ });
+    await map.waitFor({ timeout: 20_000 });
+    await expect
+      .poll(() => form.getByRole('button', { name: "Use the map's centre" }).isEnabled(), { timeout: 15_000 })
+      .toBe(true);
+    const box = (await map.boundingBox())!;
+    await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+    const position = form
+      .locator('.address-field__coords')
+      .filter({ hasText: /Position 40\.\d{5}, -73\.\d{5}/ });
+    await position.waitFor();
+    const first = await position.textContent();
+    const pin = form.getByRole('button', { name: 'Shop position' });
+    const at = (await pin.boundingBox())!;
+    await page.mouse.move(at.x + at.width / 2, at.y + at.height - 4);
+    await page.mouse.down();
+    await page.mouse.move(at.x + at.width / 2 + 60, at.y + at.height - 4 + 40, { steps: 8 });
+    await page.mouse.up();
+    await expect.poll(() => position.textContent()).not.toBe(first);
+    const [lat, lng] = /Position (\S+), (\S+?)Remove/
+      .exec((await position.textContent())!)!
+      .slice(1)
+      .map(Number) as [number, number];
+
+    await form.getByRole('button', { name: 'Upload Cat' }).click();
+    await page.getByRole('status').filter({ hasText: 'Cat uploaded successfully!' }).waitFor();
+    const found = await callApi(suite.server, 'GET', '/api/search/cats?q=Pinned');
+    const cat = (found.body.cats as { name: string; latitude: number; longitude: number }[])[0]!;
+    expect(cat.name).toBe('Pinned');
+    expect(cat.latitude).toBeCloseTo(lat, 4);
+    expect(cat.longitude).toBeCloseTo(lng, 4);
+    await context.close();
+  });
+
   it('fits a phone screen', async () => {
     const { context, page } = await newPage(suite.browser, { viewport: 'phone' });
     await gotoRoute(page, suite.server, '/search');

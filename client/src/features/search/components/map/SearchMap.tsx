@@ -12,7 +12,7 @@ import { loadGoogleMaps } from './maps-loader.ts';
 import { MAP_ERROR_MESSAGES, onMapsAuthFailure, type MapErrorKind } from './map-errors.ts';
 import type { StreetMapFailure, StreetMapProps } from './StreetMapView.tsx';
 import type { MapViewProps } from './types.ts';
-import { hasWebGL } from './webgl.ts';
+import { hasWebGL } from '../../../../lib/webgl.ts';
 import './search-map.css';
 
 const GoogleMapView = lazy(() => import('./GoogleMapView.tsx'));
