@@ -244,6 +244,27 @@ describe('the street map', () => {
     expect(cat.name).toBe('Pinned');
     expect(cat.latitude).toBeCloseTo(lat, 4);
     expect(cat.longitude).toBeCloseTo(lng, 4);
+
+    // Its creator moves the shop on the edit form's map; the new position is saved with the edit.
+    const bodegaId = (found.body.cats as { bodega_id: number }[])[0]!.bodega_id;
+    await gotoRoute(page, suite.server, `/bodega/${bodegaId}/edit`);
+    await page.getByText(`Position ${lat.toFixed(5)}, ${lng.toFixed(5)}`).waitFor({ timeout: 15_000 });
+    await page.getByRole('button', { name: 'Place on map' }).click();
+    const editMap = page.getByRole('region', { name: /^Map to place the shop/ });
+    await editMap.waitFor({ timeout: 20_000 });
+    await expect
+      .poll(() => page.getByRole('button', { name: "Use the map's centre" }).isEnabled(), { timeout: 15_000 })
+      .toBe(true);
+    const frame = (await editMap.boundingBox())!;
+    await page.mouse.click(frame.x + 40, frame.y + frame.height - 40);
+    await page.getByText(/\(placed on the map\)$/).waitFor();
+    await page.getByRole('button', { name: 'Save Changes' }).click();
+    await expect
+      .poll(async () => {
+        const reply = await callApi(suite.server, 'GET', `/api/bodegas/${bodegaId}`);
+        return (reply.body.bodega as { longitude: number }).longitude;
+      })
+      .toBeLessThan(lng - 0.0001);
     await context.close();
   });
 

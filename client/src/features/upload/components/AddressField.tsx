@@ -1,11 +1,9 @@
-import { lazy, Suspense, useId, useState } from 'react';
+import { useId } from 'react';
 import { Icon } from '../../../components/Icon.tsx';
-import { useStreetMapStyle } from '../../../hooks/use-street-map-style.ts';
+import { MapPlacement } from '../../../components/MapPlacement.tsx';
 import { TEXT_LIMITS } from '../../../lib/catalogue.ts';
 import type { AddressLocation } from '../hooks/use-address-location.ts';
 import { formatCoordinates } from '../location.ts';
-
-const LocationPicker = lazy(() => import('./LocationPicker.tsx'));
 
 type AddressFieldProps = {
   value: string;
@@ -20,9 +18,7 @@ type AddressFieldProps = {
  */
 export function AddressField({ value, onChange, location, disabled }: AddressFieldProps) {
   const id = useId();
-  const styleUrl = useStreetMapStyle();
-  const [picking, setPicking] = useState(false);
-  const [pickerFailed, setPickerFailed] = useState(false);
+
   return (
     <div className="field">
       <label className="field__label" htmlFor={id}>
@@ -51,34 +47,8 @@ export function AddressField({ value, onChange, location, disabled }: AddressFie
           <Icon name="locate" size={18} />
           {location.locating ? 'Locating...' : 'Location'}
         </button>
-        {styleUrl && !pickerFailed && (
-          <button
-            type="button"
-            className="button button--secondary"
-            aria-expanded={picking}
-            onClick={() => setPicking((open) => !open)}
-            disabled={disabled}
-          >
-            <Icon name="map" size={18} />
-            {picking ? 'Hide map' : 'Place on map'}
-          </button>
-        )}
       </div>
-      {picking && styleUrl && !pickerFailed && (
-        <Suspense fallback={<div className="location-picker__map" />}>
-          <LocationPicker
-            styleUrl={styleUrl}
-            value={location.coords}
-            onPick={location.pick}
-            onFail={() => setPickerFailed(true)}
-          />
-        </Suspense>
-      )}
-      {pickerFailed && (
-        <p className="address-field__status">
-          The map could not be loaded: use Location or type the address.
-        </p>
-      )}
+      <MapPlacement value={location.coords} onPick={location.pick} disabled={disabled} />
       <div id={`${id}-note`} aria-live="polite" className="address-field__status">
         {location.coords && (
           <span className="address-field__coords">

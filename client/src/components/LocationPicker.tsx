@@ -1,10 +1,10 @@
-// The upload forms' street map for placing the shop: a click on the map or a dragged pin sets the
+// The street map for placing a shop (upload and edit forms): a click on the map or a dragged pin sets the
 // position, and "Use the map's centre" does it from the keyboard (arrow keys pan, plus and minus
 // zoom). Loaded on demand with maplibre-gl, like the search screen's street map.
 import maplibregl from 'maplibre-gl';
 import 'maplibre-gl/dist/maplibre-gl.css';
 import { useEffect, useRef, useState } from 'react';
-import type { Coordinates } from '../../../lib/coordinates.ts';
+import type { Coordinates } from '../lib/coordinates.ts';
 
 /** Midtown Manhattan, close enough to show streets. */
 const START: Coordinates = { lat: 40.7549, lng: -73.984 };
