@@ -1,6 +1,7 @@
 // The street map in real Chromium (WebGL by SwiftShader): MapLibre with a tiny local style (a
 // background layer only; tests have no internet), the whole city's cats as cluster buttons,
-// zooming into a cluster, "Search this area", and a cat added through the API bumping a count.
+// zooming into a cluster, "Search this area", a cat added (then deleted) through the API changing a
+// count live, hover sync, keyboard, the fallback, and placing a shop on the map in the forms.
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -58,6 +59,15 @@ async function addCat(
 ) {
   const reply = await callApi(suite.server, 'POST', '/api/cats', { name, ...shop }, owner.token);
   if (reply.status !== 201) throw new Error(`add cat failed: ${reply.status} ${JSON.stringify(reply.body)}`);
+  return reply.body.cat as { id: number; version: number };
+}
+
+async function deleteCat(cat: { id: number; version: number }) {
+  const response = await fetch(`${suite.server.baseUrl}/api/cats/${cat.id}`, {
+    method: 'DELETE',
+    headers: { Authorization: `Bearer ${owner.token}`, 'If-Match': String(cat.version) },
+  });
+  if (response.status !== 200) throw new Error(`delete cat failed: ${response.status}`);
 }
 
 beforeAll(async () => {
@@ -143,7 +153,7 @@ describe('the street map', () => {
     await page.waitForTimeout(500);
     const asked = mapRequests.length;
     const before = await inView(page);
-    await addCat('Newcomer', {
+    const newcomer = await addCat('Newcomer', {
       bodega_name: 'Brand New Deli',
       address: '1 New St, New York, NY',
       latitude: (south + north) / 2,
@@ -152,9 +162,14 @@ describe('the street map', () => {
     await waitForInView(page, (n) => n === before + 1);
     expect((await counts(page)).reduce((a, b) => a + b, 0)).toBe(before + 1);
     expect(mapRequests.length).toBe(asked);
+    // ...and down again when it is deleted.
+    await deleteCat(newcomer);
+    await waitForInView(page, (n) => n === before);
+    expect((await counts(page)).reduce((a, b) => a + b, 0)).toBe(before);
+    expect(mapRequests.length).toBe(asked);
 
     await page.getByRole('button', { name: 'Remove filter In the map area' }).click();
-    await page.getByRole('heading', { name: `Cats Found (${CAT_COUNT + 1})` }).waitFor({ timeout: 15_000 });
+    await page.getByRole('heading', { name: `Cats Found (${CAT_COUNT})` }).waitFor({ timeout: 15_000 });
     expect(page.url()).not.toContain('area=');
     expect(violations).toEqual([]);
     await context.close();
