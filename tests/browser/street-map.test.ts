@@ -144,6 +144,7 @@ describe('the street map', () => {
     );
     const chip = page.getByRole('group', { name: 'Active filters' }).getByText('In the map area');
     await chip.waitFor();
+    await screenshot(page, 'street-map-area', 'desktop');
 
     // A cat added inside the view: its cluster's count goes up on the open page, without asking again.
     const [west, south, east, north] = /area=([^&]+)/
@@ -240,6 +241,7 @@ describe('the street map', () => {
       .filter({ hasText: /Position 40\.\d{5}, -73\.\d{5}/ });
     await position.waitFor();
     const first = await position.textContent();
+    await screenshot(page, 'location-picker', 'desktop');
     const pin = form.getByRole('button', { name: 'Shop position' });
     const at = (await pin.boundingBox())!;
     await page.mouse.move(at.x + at.width / 2, at.y + at.height - 4);
