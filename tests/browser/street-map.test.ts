@@ -206,6 +206,18 @@ describe('the street map', () => {
     await page.keyboard.press('Minus');
     await page.getByRole('button', { name: 'Search this area' }).waitFor({ timeout: 15_000 });
     await page.keyboard.press('ArrowLeft');
+
+    // Zoomed in all the way, a shop's two cats stay one cluster: a click lists them.
+    const shop = SHOPS[0]!;
+    const e = 0.0005;
+    const spot = [shop.longitude - e, shop.latitude - e, shop.longitude + e, shop.latitude + e].join(',');
+    await gotoRoute(page, suite.server, `/search?area=${spot}`);
+    const pair = page.getByRole('button', { name: '2 cats near here' });
+    await pair.waitFor({ timeout: 15_000 });
+    const before = page.url();
+    await pair.click();
+    await expect.poll(() => page.url()).not.toBe(before);
+    await page.getByRole('heading', { name: 'Cats Found (2)' }).waitFor({ timeout: 15_000 });
     await context.close();
   });
 

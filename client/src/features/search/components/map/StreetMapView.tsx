@@ -9,7 +9,7 @@ import { useEffect, useReducer, useRef, useState } from 'react';
 import { api } from '../../../../lib/api.ts';
 import type { BodegaSummary, CatSummary } from '../../../../lib/catalogue.ts';
 import { useMapClusters, type Camera } from '../../hooks/use-map-clusters.ts';
-import { clusterLabel, sameCellAs, type Box, type Cluster } from '../../model/map-clusters.ts';
+import { clusterLabel, formatArea, sameCellAs, type Box, type Cluster } from '../../model/map-clusters.ts';
 import { toMapLocation } from '../../model/map-locations.ts';
 import type { SearchState } from '../../model/search-state.ts';
 import { InfoCard } from './InfoCard.tsx';
@@ -22,6 +22,8 @@ const CITY_BOX: Box = { west: -74.26, south: 40.49, east: -73.7, north: 40.92 };
 /** Zooming into a cluster stops here: every location is its own cluster from zoom 17. */
 const MAX_CLUSTER_ZOOM = 17;
 const BUMP_MS = 1200;
+/** Half the side of the box around one spot (about 10 m). */
+const SPOT_DEGREES = 0.0001;
 
 export type StreetMapFailure = 'style' | 'webgl';
 
@@ -93,6 +95,17 @@ export default function StreetMapView({
       if (!map) return;
       if (cluster.count > 1 || cluster.id === undefined) {
         setOpen(null);
+        // Zoomed in all the way, the items share one spot (a shop's cats): the list shows them.
+        if (map.getZoom() >= MAX_CLUSTER_ZOOM - 0.01 && onSearchArea) {
+          const d = SPOT_DEGREES;
+          onSearchArea({
+            west: cluster.lng - d,
+            south: cluster.lat - d,
+            east: cluster.lng + d,
+            north: cluster.lat + d,
+          });
+          return;
+        }
         const zoom = Math.min(MAX_CLUSTER_ZOOM, Math.max(map.getZoom() + 2, Math.ceil(map.getZoom())));
         map.easeTo({ center: [cluster.lng, cluster.lat], zoom }, { byUser: true });
         return;
@@ -158,6 +171,14 @@ export default function StreetMapView({
     // The map is made once; later props reach it through the effects below.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
+
+  // A searched area from elsewhere (back and forward, a link, a spot's cluster) is brought into view;
+  // the one just searched from this view is already there.
+  useEffect(() => {
+    if (!map || !area) return;
+    if (formatArea(cameraOf(map).box) === formatArea(area)) return;
+    map.fitBounds([area.west, area.south, area.east, area.north], { padding: 8, maxZoom: 19 });
+  }, [map, area]);
 
   // Clusters as marker buttons, rebuilt with each answer.
   const markers = useRef(new Map<string, HTMLButtonElement>());
