@@ -9,7 +9,7 @@
 // them into the cells at commit (a deferred trigger on map_commit_marker), in one statement that
 // locks cells in key order. Cell locks are then only ever taken last and in one order, so
 // concurrent appends cannot deadlock on them. Replay calls map_flush_pending() itself on its
-// shadow tables. Levels 10..16 are the stored levels of server/map/grid.ts.
+// shadow tables. Levels 10..16 are the stored levels of contract/map-grid.ts.
 import { sql, type Kysely } from 'kysely';
 
 const TABLES = ['cats', 'bodegas'] as const;

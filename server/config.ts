@@ -57,6 +57,8 @@ export type Config = {
   tokenLifetimeSeconds: number;
   uploadDir: string;
   googleMapsApiKey: string | null;
+  /** MapLibre style of the street map shown without a Google key; null (`none`) turns it off. */
+  mapStyleUrl: string | null;
   geocoderApiKey: string | null;
   /** Who turns typed addresses into coordinates (see catalogue/geocoder.ts). */
   geocoder: 'google' | 'geosearch' | 'off';
@@ -184,6 +186,15 @@ function url(name: string, raw: string | undefined, schemes: string[], problems:
   return raw;
 }
 
+/** A key-less public style with OpenStreetMap data (attribution comes with the style). */
+export const DEFAULT_MAP_STYLE_URL = 'https://tiles.openfreemap.org/styles/liberty';
+
+function mapStyleUrl(raw: string | undefined, problems: string[]): string | null {
+  const value = raw?.trim();
+  if (value === 'none') return null;
+  return url('MAP_STYLE_URL', value || DEFAULT_MAP_STYLE_URL, ['http:', 'https:'], problems);
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const problems: string[] = [];
   const nodeEnv =
@@ -238,6 +249,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ),
     uploadDir: path.resolve(env.UPLOAD_DIR ?? 'uploads'),
     googleMapsApiKey: env.GOOGLE_MAPS_API_KEY || null,
+    mapStyleUrl: mapStyleUrl(env.MAP_STYLE_URL, problems),
     geocoderApiKey: env.GEOCODER_API_KEY || null,
     geocoder: geocoderOf(env, nodeEnv, problems),
     geosearchUrl:

@@ -15,7 +15,7 @@ import {
   interiorOf,
   type Box,
   type Interior,
-} from './grid.ts';
+} from '../../contract/map-grid.ts';
 
 export type MapSearch = {
   type: 'cats' | 'bodegas';
@@ -50,8 +50,11 @@ function column(type: MapSearch['type'], name: string) {
   return sql.ref(`${type}.${name}`);
 }
 
-/** Rows inside the box, exactly (the point operators compare with a tolerance), by the index. */
-function inBox(type: MapSearch['type'], box: Box): RawBuilder<boolean> {
+/**
+ * Rows inside the box, exactly (the point operators compare with a tolerance), by the index. The
+ * search's "this area" uses it too.
+ */
+export function inBox(type: MapSearch['type'], box: Box): RawBuilder<boolean> {
   const lng = column(type, 'longitude');
   const lat = column(type, 'latitude');
   return sql<boolean>`(${pointOf(type)} <@ ${boxOf(box)}

@@ -1,4 +1,4 @@
-// The map's cells as a projection of the log (see grid.ts and the migration 20261125_0401): every
+// The map's cells as a projection of the log (see contract/map-grid.ts and the migration 20261125_0401): every
 // located cat or bodega adds itself to one cell of each stored level. Cats take the place of their
 // bodega, which this projection keeps in map_places (it reads no other read table), together with
 // the count and id sum of the cats there, so that a moved or deleted bodega's cats leave its old

@@ -6,39 +6,26 @@ import type { Kysely } from 'kysely';
 import { Type, type Static } from '@sinclair/typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { DB } from '../db/schema.ts';
-import { Invalid } from '../errors.ts';
 import { errors } from '../http/schemas.ts';
 import { bodegaConditions } from '../search/bodegas.ts';
 import { catConditions } from '../search/cats.ts';
 import {
+  BoxFields,
   EitherTypeFields,
   bodegaFiltersOf,
+  boxOf,
   catFiltersOf,
   rejectFiltersOfOtherType,
 } from '../search/params.ts';
 import { parseTextQuery, resolveText } from '../search/text.ts';
 import { mapClusters, type MapSearch } from './clusters.ts';
-import type { Box } from './grid.ts';
 
-const Latitude = Type.Number({ minimum: -90, maximum: 90 });
-const Longitude = Type.Number({ minimum: -180, maximum: 180 });
 export const MapQuery = Type.Object({
-  west: Longitude,
-  south: Latitude,
-  east: Longitude,
-  north: Latitude,
+  ...BoxFields,
   zoom: Type.Integer({ minimum: 0, maximum: 20 }),
   ...EitherTypeFields,
 });
 export type MapQuery = Static<typeof MapQuery>;
-
-function boxOf(query: MapQuery): Box {
-  const { west, south, east, north } = query;
-  if (west >= east) throw new Invalid('west must be less than east', { west: 'must be less than east' });
-  if (south >= north)
-    throw new Invalid('south must be less than north', { south: 'must be less than north' });
-  return { west, south, east, north };
-}
 
 /** The query as a map search: the box checked, the type's filters and resolved text as SQL. */
 export async function mapSearchOf(db: Kysely<DB>, query: MapQuery): Promise<MapSearch> {

@@ -15,10 +15,16 @@ function googleMaps(config: Config, hosts: string[]): string[] {
   return config.googleMapsApiKey ? hosts : [];
 }
 
+/** The street map style's origin (its tiles, glyphs and sprites come from there), when there is one. */
+export function mapStyleOrigin(config: Config): string[] {
+  return config.mapStyleUrl ? [new URL(config.mapStyleUrl).origin] : [];
+}
+
 /**
  * Where the page may connect: its own origin ('self' covers its WebSocket too), the public
  * address's WebSocket origin when one is configured (for browsers that do not map 'self' to ws:),
- * and Google Maps only when a key is configured. Never any host at all (`ws:`, `wss:`).
+ * the street map style's origin, and Google Maps only when a key is configured. Never any host at
+ * all (`ws:`, `wss:`).
  */
 export function connectSources(config: Config): string[] {
   const sources = ["'self'"];
@@ -26,7 +32,7 @@ export function connectSources(config: Config): string[] {
     const url = new URL(config.publicBaseUrl);
     sources.push(`${url.protocol === 'https:' ? 'wss:' : 'ws:'}//${url.host}`);
   }
-  return [...sources, ...googleMaps(config, ['https://maps.googleapis.com'])];
+  return [...sources, ...mapStyleOrigin(config), ...googleMaps(config, ['https://maps.googleapis.com'])];
 }
 
 /**
@@ -55,6 +61,7 @@ export async function registerSecurity(app: FastifyInstance): Promise<void> {
           "'self'",
           'data:',
           'blob:',
+          ...mapStyleOrigin(config),
           ...googleMaps(config, [
             'https://maps.googleapis.com',
             'https://maps.gstatic.com',
@@ -63,6 +70,7 @@ export async function registerSecurity(app: FastifyInstance): Promise<void> {
         ],
         connectSrc: connectSources(config),
         fontSrc: ["'self'", ...googleMaps(config, ['https://fonts.gstatic.com'])],
+        // MapLibre runs its tile parsing in a worker it creates from a blob.
         workerSrc: ["'self'", 'blob:'],
         frameAncestors: ["'none'"],
         objectSrc: ["'none'"],

@@ -1,7 +1,9 @@
-// Bodega search: text, filters and an optional circle, all applied together.
+// Bodega search: text, filters, an optional map box and an optional circle, all applied together.
 import type { BodegaSummary } from '../../contract/catalogue.ts';
 import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
 import type { DB } from '../db/schema.ts';
+import type { Box } from '../../contract/map-grid.ts';
+import { inBox } from '../map/clusters.ts';
 import { selectBodegaSummaries, toBodegaSummary, visible } from '../catalogue/read.ts';
 import { chordToKm, type Circle } from './geo.ts';
 import { nearestPage } from './nearest-page.ts';
@@ -12,6 +14,8 @@ import { resolveText, textMatches, type TextQuery } from './text.ts';
 export type BodegaSearch = {
   text: TextQuery | null;
   filters: BodegaFilters;
+  /** Only bodegas inside this box ("Search this area"). */
+  box?: Box | null;
   circle: Circle | null;
   page: Page;
 };
@@ -71,8 +75,9 @@ async function ranked(db: Kysely<DB>, search: BodegaSearch): Promise<BodegaResul
 }
 
 /** What a search finds: visible bodegas that meet every condition. */
-function searchConditions(search: Pick<BodegaSearch, 'filters' | 'text'>): Expression<SqlBool>[] {
-  return [visible('bodegas'), ...bodegaConditions(search)];
+function searchConditions(search: Pick<BodegaSearch, 'filters' | 'text' | 'box'>): Expression<SqlBool>[] {
+  const box = search.box ? [inBox('bodegas', search.box)] : [];
+  return [visible('bodegas'), ...box, ...bodegaConditions(search)];
 }
 
 /** Nearest first within a circle; else best match first for text; else newest first. */

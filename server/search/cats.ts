@@ -1,7 +1,9 @@
-// Cat search: text, filters and an optional circle, all applied together.
+// Cat search: text, filters, an optional map box and an optional circle, all applied together.
 import type { CatSummary } from '../../contract/catalogue.ts';
 import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
 import type { DB } from '../db/schema.ts';
+import type { Box } from '../../contract/map-grid.ts';
+import { inBox } from '../map/clusters.ts';
 import { selectCatSummaries, toCatSummary, visible } from '../catalogue/read.ts';
 import { chordToKm, type Circle } from './geo.ts';
 import { nearestPage } from './nearest-page.ts';
@@ -9,7 +11,14 @@ import type { CatFilters, Page } from './params.ts';
 import { rankedIds, totalOf } from './ranked-page.ts';
 import { resolveText, textMatches, type TextQuery } from './text.ts';
 
-export type CatSearch = { text: TextQuery | null; filters: CatFilters; circle: Circle | null; page: Page };
+export type CatSearch = {
+  text: TextQuery | null;
+  filters: CatFilters;
+  /** Only cats whose place is inside this box ("Search this area"). */
+  box?: Box | null;
+  circle: Circle | null;
+  page: Page;
+};
 export type CatResults = {
   cats: (CatSummary & { distance?: number })[];
   total: number;
@@ -67,8 +76,9 @@ async function ranked(db: Kysely<DB>, search: CatSearch): Promise<CatResults> {
 }
 
 /** What a search finds: visible cats that meet every condition. */
-function searchConditions(search: Pick<CatSearch, 'filters' | 'text'>): Expression<SqlBool>[] {
-  return [visible('cats'), ...catConditions(search)];
+function searchConditions(search: Pick<CatSearch, 'filters' | 'text' | 'box'>): Expression<SqlBool>[] {
+  const box = search.box ? [inBox('cats', search.box)] : [];
+  return [visible('cats'), ...box, ...catConditions(search)];
 }
 
 /** Nearest first within a circle; else best match first for text; else newest first. */

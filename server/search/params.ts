@@ -1,6 +1,7 @@
 // Search query strings: their schemas (validated and coerced by Fastify) and the checks that span
 // several fields. Every filter of API.md is declared here once and shared by all endpoints.
 import { Type, type Static } from '@sinclair/typebox';
+import type { Box } from '../../contract/map-grid.ts';
 import { Invalid } from '../errors.ts';
 import { PageQuery } from '../http/schemas.ts';
 
@@ -10,6 +11,17 @@ const TrueFalse = Type.Union([Type.Literal('true'), Type.Literal('false')]);
 const Rating = Type.Number({ minimum: 0, maximum: 5 });
 const CatCount = Type.Integer({ minimum: 0, maximum: 100 });
 const Label = Type.String({ maxLength: 100 });
+
+const Latitude = Type.Number({ minimum: -90, maximum: 90 });
+const Longitude = Type.Number({ minimum: -180, maximum: 180 });
+/** A map view's box in degrees (west < east, south < north; checked by boxOf). */
+export const BoxFields = { west: Longitude, south: Latitude, east: Longitude, north: Latitude };
+const optionalBoxFields = {
+  west: Type.Optional(Longitude),
+  south: Type.Optional(Latitude),
+  east: Type.Optional(Longitude),
+  north: Type.Optional(Latitude),
+};
 
 const textFields = { q: Type.Optional(Type.String({ maxLength: Q_MAX })) };
 const ratingFields = { min_rating: Type.Optional(Rating), max_rating: Type.Optional(Rating) };
@@ -24,11 +36,18 @@ const bodegaFields = {
   verified_only: Type.Optional(TrueFalse),
 };
 
-export const CatSearchQuery = Type.Object({ ...textFields, ...catFields, ...ratingFields, ...PageQuery });
+export const CatSearchQuery = Type.Object({
+  ...textFields,
+  ...catFields,
+  ...ratingFields,
+  ...optionalBoxFields,
+  ...PageQuery,
+});
 export const BodegaSearchQuery = Type.Object({
   ...textFields,
   ...bodegaFields,
   ...ratingFields,
+  ...optionalBoxFields,
   ...PageQuery,
 });
 /** A type to search (cats by default) and every filter of either type, for nearby and the map. */
@@ -94,6 +113,28 @@ export function bodegaFiltersOf(query: Omit<BodegaSearchQuery, 'page' | 'per_pag
     verifiedOnly: query.verified_only === 'true',
     rating: range(query.min_rating, query.max_rating, 'min_rating', 'max_rating'),
   };
+}
+
+const BOX_SIDES = ['west', 'south', 'east', 'north'] as const;
+
+/** A box whose sides are in order; 400 otherwise. */
+export function boxOf(query: Box): Box {
+  const { west, south, east, north } = query;
+  if (west >= east) throw new Invalid('west must be less than east', { west: 'must be less than east' });
+  if (south >= north)
+    throw new Invalid('south must be less than north', { south: 'must be less than north' });
+  return { west, south, east, north };
+}
+
+/** The search's box: all four sides or none (null); some of them only is a 400. */
+export function optionalBoxOf(query: Partial<Box>): Box | null {
+  const missing = BOX_SIDES.filter((side) => query[side] === undefined);
+  if (missing.length === BOX_SIDES.length) return null;
+  if (missing.length > 0) {
+    const message = 'is required with the other sides of the box';
+    throw new Invalid(`${missing[0]} ${message}`, Object.fromEntries(missing.map((side) => [side, message])));
+  }
+  return boxOf(query as Box);
 }
 
 export function pageOf(query: { page?: number; per_page?: number }): Page {

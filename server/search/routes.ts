@@ -14,6 +14,7 @@ import {
   NearbyQuery,
   bodegaFiltersOf,
   catFiltersOf,
+  optionalBoxOf,
   pageOf,
   rejectFiltersOfOtherType,
   type Page,
@@ -102,6 +103,7 @@ const searchRoutes: FastifyPluginAsync = async (fastify) => {
       const search = {
         text: parseTextQuery(request.query.q),
         filters: catFiltersOf(request.query),
+        box: optionalBoxOf(request.query),
         circle: null,
         page: pageOf(request.query),
       };
@@ -119,6 +121,7 @@ const searchRoutes: FastifyPluginAsync = async (fastify) => {
       const search = {
         text: parseTextQuery(request.query.q),
         filters: bodegaFiltersOf(request.query),
+        box: optionalBoxOf(request.query),
         circle: null,
         page: pageOf(request.query),
       };

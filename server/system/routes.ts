@@ -50,6 +50,7 @@ const systemRoutes: FastifyPluginAsync = async (app) => {
           200: Type.Object({
             product_name: Type.String(),
             google_maps_api_key: Type.Union([Type.String(), Type.Null()]),
+            map_style_url: Type.Union([Type.String(), Type.Null()]),
             nearby_radius_km: Type.Number(),
           }),
         },
@@ -58,6 +59,7 @@ const systemRoutes: FastifyPluginAsync = async (app) => {
     async () => ({
       product_name: config.productName,
       google_maps_api_key: config.googleMapsApiKey,
+      map_style_url: config.mapStyleUrl,
       nearby_radius_km: config.nearbyRadiusKm,
     }),
   );

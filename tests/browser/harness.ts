@@ -91,6 +91,8 @@ export async function startServer(extraEnv: Record<string, string> = {}): Promis
     SEED_ON_EMPTY: 'false',
     NODE_ENV: 'test',
     LOG_LEVEL: 'warn',
+    // No street map unless a test serves its own style: tests have no internet.
+    MAP_STYLE_URL: 'none',
     ...extraEnv,
   };
   // Embedded storage unless a test asks for real services explicitly.

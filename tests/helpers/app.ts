@@ -21,7 +21,12 @@ export type TestApp = {
 };
 
 export function testConfig(overrides: Partial<Config> = {}): Config {
-  const base = loadConfig({ NODE_ENV: 'test', JWT_SECRET: 'test-secret-with-enough-entropy-0123456789' });
+  // No street map style by default: tests have no internet.
+  const base = loadConfig({
+    NODE_ENV: 'test',
+    JWT_SECRET: 'test-secret-with-enough-entropy-0123456789',
+    MAP_STYLE_URL: 'none',
+  });
   // The write rate limit and upload quotas have their own tests; other suites write faster than a
   // person would.
   return {

@@ -4,6 +4,8 @@ import { api } from './api.ts';
 export type RuntimeConfig = {
   product_name: string;
   google_maps_api_key: string | null;
+  /** The street map's MapLibre style; null when the deployment turned it off. */
+  map_style_url: string | null;
   nearby_radius_km: number;
 };
 

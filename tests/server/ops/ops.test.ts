@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectSources, styleSources } from '../../../server/ops/security.ts';
+import { connectSources, mapStyleOrigin, styleSources } from '../../../server/ops/security.ts';
 import { ConfigError, loadConfig } from '../../../server/config.ts';
 import { call, createTestApp, type TestApp } from '../../helpers/app.ts';
 
@@ -66,6 +66,17 @@ describe('operations surface', () => {
       'wss://cats.example.org',
       'https://maps.googleapis.com',
     ]);
+  });
+
+  it('lets the page load the street map from its style origin, a public key-less style by default', () => {
+    expect(loadConfig({ NODE_ENV: 'test' }).mapStyleUrl).toBe('https://tiles.openfreemap.org/styles/liberty');
+    expect(loadConfig({ NODE_ENV: 'test', MAP_STYLE_URL: 'none' }).mapStyleUrl).toBeNull();
+    expect(() => loadConfig({ NODE_ENV: 'test', MAP_STYLE_URL: 'ftp://tiles.example.org/s.json' })).toThrow(
+      /MAP_STYLE_URL/,
+    );
+    const config = { ...t.services.config, mapStyleUrl: 'https://tiles.example.org:8443/styles/x.json' };
+    expect(connectSources(config)).toEqual(["'self'", 'https://tiles.example.org:8443']);
+    expect(mapStyleOrigin({ ...t.services.config, mapStyleUrl: null })).toEqual([]);
   });
 
   it('allows styles from the app itself only, and inline styles only for a configured Google map', async () => {

@@ -20,6 +20,7 @@ describe('system routes and the error contract', () => {
     expect(res.body).toEqual({
       product_name: 'Bodega Cats',
       google_maps_api_key: null,
+      map_style_url: null,
       nearby_radius_km: 10,
     });
   });

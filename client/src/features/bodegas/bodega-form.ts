@@ -15,11 +15,13 @@ export function bodegaEditOf(bodega: BodegaDetail): BodegaEdit {
 }
 
 export function trimmedBodegaEdit(edit: BodegaEdit): BodegaEdit {
+  const placed = edit.latitude !== undefined && edit.longitude !== undefined;
   return {
     name: edit.name.trim(),
     address: edit.address.trim(),
     description: edit.description.trim(),
     phone: edit.phone.trim(),
     hours: edit.hours.trim(),
+    ...(placed ? { latitude: edit.latitude, longitude: edit.longitude } : {}),
   };
 }

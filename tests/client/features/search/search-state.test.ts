@@ -12,6 +12,16 @@ const ratingRange = fc.tuple(rating, rating).map(([a, b]) => [Math.min(a, b), Ma
 const count = fc.integer({ min: 0, max: 100 });
 const countRange = fc.tuple(count, count).map(([a, b]) => [Math.min(a, b), Math.max(a, b)] as const);
 const text = fc.string({ maxLength: 30 });
+/** Degrees as the URL keeps them (five decimals). */
+const degrees = (limit: number) => fc.integer({ min: -limit * 1e5, max: limit * 1e5 }).map((n) => n / 1e5);
+const span = (limit: number) =>
+  fc
+    .tuple(degrees(limit), degrees(limit))
+    .filter(([a, b]) => a !== b)
+    .map(([a, b]) => [Math.min(a, b), Math.max(a, b)] as const);
+const area = fc.option(
+  fc.tuple(span(180), span(90)).map(([[west, east], [south, north]]) => ({ west, south, east, north })),
+);
 
 const searchState: fc.Arbitrary<SearchState> = fc.record({
   q: text.map((s) => s.trim()),
@@ -33,6 +43,7 @@ const searchState: fc.Arbitrary<SearchState> = fc.record({
       maxRating: ratings[1],
       verifiedOnly,
     })),
+  area,
 });
 
 /** What the browser does with the search part of a hash URL. */

@@ -1,7 +1,16 @@
 import { api } from '../../../lib/api.ts';
 import type { BodegaResponse } from '../../../lib/catalogue.ts';
 
-export type BodegaEdit = { name: string; address: string; description: string; phone: string; hours: string };
+export type BodegaEdit = {
+  name: string;
+  address: string;
+  description: string;
+  phone: string;
+  hours: string;
+  /** Sent only when placed on the map; otherwise a changed address is geocoded again. */
+  latitude?: number;
+  longitude?: number;
+};
 
 /** Saves the creator's edit; `version` is the one loaded, so a change made meanwhile is a 409. */
 export function updateBodega(id: number, edit: BodegaEdit, version: number): Promise<BodegaResponse> {

@@ -1,10 +1,12 @@
 // The creator's form for a bodega, with its rating, cat count and status shown read-only.
 import { useState } from 'react';
+import { MapPlacement } from '../../../components/MapPlacement.tsx';
 import { TextAreaField } from '../../../components/TextAreaField.tsx';
 import { TextField } from '../../../components/TextField.tsx';
 import { TEXT_LIMITS, type BodegaDetail } from '../../../lib/catalogue.ts';
 import { formatRating } from '../../../lib/format.ts';
 import { ItemEditForm } from '../../items/components/ItemEditForm.tsx';
+import { formatCoordinates } from '../../upload/location.ts';
 import { deleteBodega } from '../api/delete-bodega.ts';
 import { updateBodega, type BodegaEdit } from '../api/update-bodega.ts';
 import { bodegaEditOf, DELETE_BODEGA_CONFIRMATION, trimmedBodegaEdit } from '../bodega-form.ts';
@@ -14,6 +16,12 @@ type BodegaEditFormProps = { bodega: BodegaDetail; onStale(): void };
 export function BodegaEditForm({ bodega, onStale }: BodegaEditFormProps) {
   const [edit, setEdit] = useState<BodegaEdit>(() => bodegaEditOf(bodega));
   const update = (change: Partial<BodegaEdit>) => setEdit((e) => ({ ...e, ...change }));
+  const position =
+    edit.latitude !== undefined && edit.longitude !== undefined
+      ? { lat: edit.latitude, lng: edit.longitude }
+      : bodega.latitude !== null && bodega.longitude !== null
+        ? { lat: bodega.latitude, lng: bodega.longitude }
+        : null;
 
   return (
     <ItemEditForm
@@ -58,6 +66,12 @@ export function BodegaEditForm({ bodega, onStale }: BodegaEditFormProps) {
           maxLength={TEXT_LIMITS.address}
           autoComplete="street-address"
         />
+        <p className="item-form__position" aria-live="polite">
+          {position
+            ? `Position ${formatCoordinates(position)}${edit.latitude !== undefined ? ' (placed on the map)' : ''}`
+            : 'No position yet: it is found from the address, or place the shop on the map.'}
+        </p>
+        <MapPlacement value={position} onPick={({ lat, lng }) => update({ latitude: lat, longitude: lng })} />
       </div>
       <div className="item-form__grid--full">
         <TextAreaField

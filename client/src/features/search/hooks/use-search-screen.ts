@@ -13,10 +13,12 @@ import {
   DEFAULT_CAT_FILTERS,
   bodegaFilterChips,
   catFilterChips,
+  type FilterChip,
   withoutBodegaFilter,
   withoutCatFilter,
 } from '../model/filters.ts';
 import { toMapLocations } from '../model/map-locations.ts';
+import type { Box } from '../model/map-clusters.ts';
 import type { SearchState, SearchTab } from '../model/search-state.ts';
 import { choose, type Suggestion } from '../model/suggestions.ts';
 import { useFilterOptions } from './use-filter-options.ts';
@@ -26,6 +28,7 @@ import { useInitialDelayPassed, useNearbyRadius } from './use-search-setup.ts';
 import { useSearchState } from './use-search-state.ts';
 
 const FILTER_DEBOUNCE_MS = 500;
+const AREA_CHIP: FilterChip = { id: 'area', label: 'In the map area' };
 
 /** Bodegas added on the live stream since the last search (the map shows them as new). */
 function useLiveBodegas() {
@@ -118,11 +121,13 @@ export function useSearchScreen() {
       update({ ...state, tab }, 0, true);
     },
     clearFilters() {
-      if (state.tab === 'cats') update({ ...state, cat: DEFAULT_CAT_FILTERS }, FILTER_DEBOUNCE_MS);
-      else update({ ...state, bodega: DEFAULT_BODEGA_FILTERS }, FILTER_DEBOUNCE_MS);
+      if (state.tab === 'cats')
+        update({ ...state, cat: DEFAULT_CAT_FILTERS, area: null }, FILTER_DEBOUNCE_MS);
+      else update({ ...state, bodega: DEFAULT_BODEGA_FILTERS, area: null }, FILTER_DEBOUNCE_MS);
     },
     removeChip(id: string) {
-      if (state.tab === 'cats')
+      if (id === AREA_CHIP.id) update({ ...state, area: null }, 0, true);
+      else if (state.tab === 'cats')
         update({ ...state, cat: withoutCatFilter(state.cat, id) }, FILTER_DEBOUNCE_MS);
       else update({ ...state, bodega: withoutBodegaFilter(state.bodega, id) }, FILTER_DEBOUNCE_MS);
     },
@@ -143,9 +148,16 @@ export function useSearchScreen() {
       void geo.requestLocation();
     },
     placePicked: handlePlacePicked,
+    /** "Search this area": the list for the map's visible box. */
+    searchArea(area: Box) {
+      update({ ...state, area }, 0, true);
+    },
   };
 
-  const chips = state.tab === 'cats' ? catFilterChips(state.cat) : bodegaFilterChips(state.bodega);
+  const chips = [
+    ...(state.tab === 'cats' ? catFilterChips(state.cat) : bodegaFilterChips(state.bodega)),
+    ...(state.area ? [AREA_CHIP] : []),
+  ];
   return {
     state,
     draft,

@@ -46,6 +46,17 @@ function bodegaLocation(bodega: BodegaSummary, isNew: boolean): MapLocation | nu
   };
 }
 
+/** One cat or bodega as a map location, or null without coordinates. */
+export function toMapLocation(
+  tab: SearchTab,
+  item: CatSummary | BodegaSummary,
+  isNew: boolean,
+): MapLocation | null {
+  return tab === 'cats'
+    ? catLocation(item as CatSummary, isNew)
+    : bodegaLocation(item as BodegaSummary, isNew);
+}
+
 export function toMapLocations(
   tab: SearchTab,
   results: SearchResults | null,

@@ -9,6 +9,7 @@ import {
   type CatFilters,
   type Friendliness,
 } from './filters.ts';
+import { formatArea, parseArea, type Box } from './map-clusters.ts';
 
 export type SearchTab = 'cats' | 'bodegas';
 
@@ -17,6 +18,8 @@ export type SearchState = {
   tab: SearchTab;
   cat: CatFilters;
   bodega: BodegaFilters;
+  /** The list limited to a map box ("Search this area"). */
+  area: Box | null;
 };
 
 export const DEFAULT_SEARCH_STATE: SearchState = Object.freeze({
@@ -24,6 +27,7 @@ export const DEFAULT_SEARCH_STATE: SearchState = Object.freeze({
   tab: 'cats',
   cat: DEFAULT_CAT_FILTERS,
   bodega: DEFAULT_BODEGA_FILTERS,
+  area: null,
 });
 
 function number(raw: string | null, min: number, max: number, step: number, fallback: number): number {
@@ -80,6 +84,7 @@ export function parseSearchState(params: URLSearchParams): SearchState {
       maxRating: bodegaRatings.max,
       verifiedOnly: params.get('verified') === 'true',
     },
+    area: parseArea(params.get('area')),
   };
 }
 
@@ -101,5 +106,6 @@ export function serializeSearchState(state: SearchState): URLSearchParams {
   put('bodega_min_rating', state.bodega.minRating, DEFAULT_BODEGA_FILTERS.minRating);
   put('bodega_max_rating', state.bodega.maxRating, DEFAULT_BODEGA_FILTERS.maxRating);
   put('verified', state.bodega.verifiedOnly, false);
+  if (state.area) params.set('area', formatArea(state.area));
   return params;
 }

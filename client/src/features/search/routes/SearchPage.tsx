@@ -63,6 +63,9 @@ function SearchScreen() {
       <div className="search-page__layout">
         <div className="search-page__map">
           <SearchMap
+            state={state}
+            area={state.area}
+            onSearchArea={actions.searchArea}
             locations={screen.locations}
             userLocation={geo.coords}
             highlightedKey={screen.highlightedKey}

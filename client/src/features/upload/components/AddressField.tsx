@@ -1,5 +1,6 @@
 import { useId } from 'react';
 import { Icon } from '../../../components/Icon.tsx';
+import { MapPlacement } from '../../../components/MapPlacement.tsx';
 import { TEXT_LIMITS } from '../../../lib/catalogue.ts';
 import type { AddressLocation } from '../hooks/use-address-location.ts';
 import { formatCoordinates } from '../location.ts';
@@ -11,9 +12,13 @@ type AddressFieldProps = {
   disabled?: boolean;
 };
 
-/** The required address with its Location button, and the position it keeps once pressed. */
+/**
+ * The required address with its Location button, the street map to place the shop on (when the
+ * deployment has one), and the position it keeps.
+ */
 export function AddressField({ value, onChange, location, disabled }: AddressFieldProps) {
   const id = useId();
+
   return (
     <div className="field">
       <label className="field__label" htmlFor={id}>
@@ -43,6 +48,7 @@ export function AddressField({ value, onChange, location, disabled }: AddressFie
           {location.locating ? 'Locating...' : 'Location'}
         </button>
       </div>
+      <MapPlacement value={location.coords} onPick={location.pick} disabled={disabled} />
       <div id={`${id}-note`} aria-live="polite" className="address-field__status">
         {location.coords && (
           <span className="address-field__coords">

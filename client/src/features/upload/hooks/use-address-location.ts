@@ -1,5 +1,6 @@
-// State behind an upload form's Location button: the device position it keeps (sent with the
-// form as latitude/longitude) and the address found for it, by the maps key or the server.
+// State behind an upload form's Location button and map: the position it keeps (sent with the form
+// as latitude/longitude), from the device or placed on the map, and the address found for the
+// device's position, by the maps key or the server's geocoder.
 import { useState } from 'react';
 import toast from 'react-hot-toast/headless';
 import { getRuntimeConfig } from '../../../lib/runtime-config.ts';
@@ -13,6 +14,8 @@ export type AddressLocation = {
   /** Shown under the address: what happened to the address after the position was found. */
   note: string | null;
   locate(fillAddress: (address: string) => void): Promise<void>;
+  /** A position placed on the map by hand. */
+  pick(coords: Coordinates): void;
   clear(): void;
 };
 
@@ -56,10 +59,15 @@ export function useAddressLocation(): AddressLocation {
     }
   }
 
+  function pick(picked: Coordinates) {
+    setCoords(picked);
+    setNote('Position placed on the map.');
+  }
+
   function clear() {
     setCoords(null);
     setNote(null);
   }
 
-  return { coords, locating, note, locate, clear };
+  return { coords, locating, note, locate, pick, clear };
 }

@@ -1,7 +1,8 @@
 // The map's grid: at level L a cell is 90 / 2^L degrees square (a quarter of a 256-pixel tile at
 // zoom L), so cells nest exactly from level to level and a cell's column is floor(lng / size),
 // computed the same way in SQL and here. The projection keeps levels STORED_MIN..STORED_MAX; a
-// coarser answer sums STORED_MIN cells.
+// coarser answer sums STORED_MIN cells. Shared with the client, which puts a live item into the
+// cluster of its cell.
 
 export const STORED_MIN = 10;
 export const STORED_MAX = 16;

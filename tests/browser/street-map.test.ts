@@ -1,0 +1,309 @@
+// The street map in real Chromium (WebGL by SwiftShader): MapLibre with a tiny local style (a
+// background layer only; tests have no internet), the whole city's cats as cluster buttons,
+// zooming into a cluster, "Search this area", a cat added (then deleted) through the API changing a
+// count live, hover sync, keyboard, the fallback, and placing a shop on the map in the forms.
+import { createServer, type Server } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import {
+  browserSuite,
+  callApi,
+  freePort,
+  gotoRoute,
+  newPage,
+  registerUser,
+  screenshot,
+  type TestUser,
+} from './harness.ts';
+
+const STYLE = {
+  version: 8,
+  name: 'test background',
+  sources: {},
+  layers: [{ id: 'land', type: 'background', paint: { 'background-color': '#efe9e1' } }],
+};
+
+const stylePort = await freePort();
+const styleServer: Server = createServer((_request, response) => {
+  response.writeHead(200, { 'content-type': 'application/json', 'access-control-allow-origin': '*' });
+  response.end(JSON.stringify(STYLE));
+});
+await new Promise<void>((resolve) => styleServer.listen(stylePort, '127.0.0.1', resolve));
+afterAll(() => new Promise<void>((resolve) => styleServer.close(() => resolve())));
+
+const suite = browserSuite({
+  MAP_STYLE_URL: `http://127.0.0.1:${stylePort}/style.json`,
+  WRITE_RATE_LIMIT: '0',
+});
+let owner: TestUser;
+
+/** Shops spread over the five boroughs on a fixed pseudo-random pattern, two cats each. */
+const SHOPS = Array.from({ length: 24 }, (_, i) => ({
+  bodega_name: `Shop ${i}`,
+  address: `${i + 1} Broadway, New York, NY`,
+  latitude: 40.55 + ((i * 37) % 24) * 0.0125,
+  longitude: -74.15 + ((i * 11) % 24) * 0.0165,
+}));
+/** A cat alone at its shop, away from the others: a single-item cluster up close. */
+const LONE = {
+  bodega_name: 'Lone Deli',
+  address: '9 Far Rd, Queens, NY',
+  latitude: 40.88,
+  longitude: -73.76,
+};
+const CAT_COUNT = SHOPS.length * 2 + 1;
+
+async function addCat(
+  name: string,
+  shop: { bodega_name: string; address: string; latitude: number; longitude: number },
+) {
+  const reply = await callApi(suite.server, 'POST', '/api/cats', { name, ...shop }, owner.token);
+  if (reply.status !== 201) throw new Error(`add cat failed: ${reply.status} ${JSON.stringify(reply.body)}`);
+  return reply.body.cat as { id: number; version: number };
+}
+
+async function deleteCat(cat: { id: number; version: number }) {
+  const response = await fetch(`${suite.server.baseUrl}/api/cats/${cat.id}`, {
+    method: 'DELETE',
+    headers: { Authorization: `Bearer ${owner.token}`, 'If-Match': String(cat.version) },
+  });
+  if (response.status !== 200) throw new Error(`delete cat failed: ${response.status}`);
+}
+
+beforeAll(async () => {
+  owner = await registerUser(suite.server, 'mapper');
+  for (const [i, shop] of SHOPS.entries()) {
+    await addCat(`Cat ${i}a`, shop);
+    await addCat(`Cat ${i}b`, shop);
+  }
+  await addCat('Solo', LONE);
+});
+
+const clusterButtons = (page: Page) =>
+  page.getByRole('button', { name: /^\d+ cats? near here$|^Cat \d+[ab]$|^Solo$/ });
+
+/** Content Security Policy complaints in the page's console (MapLibre's worker and tiles need none). */
+function cspViolations(page: Page): string[] {
+  const found: string[] = [];
+  page.on('console', (m) => void (/Content Security Policy/i.test(m.text()) && found.push(m.text())));
+  return found;
+}
+
+/** Every cluster's count, read from the buttons' names (a named single cat counts one). */
+async function counts(page: Page): Promise<number[]> {
+  const names = await page
+    .locator('button.cluster')
+    .evaluateAll((buttons) => buttons.map((b) => b.getAttribute('aria-label') ?? ''));
+  return names.map((name) => Number(/^(\d+) cats? near here$/.exec(name)?.[1] ?? 1));
+}
+
+async function inView(page: Page): Promise<number> {
+  const text = await page.locator('.street-map__status').textContent({ timeout: 15_000 });
+  return Number(/^(\d+) cats in view$/.exec(text ?? '')?.[1] ?? NaN);
+}
+
+async function waitForInView(page: Page, check: (n: number) => boolean) {
+  await expect.poll(() => inView(page), { timeout: 15_000 }).toSatisfy(check);
+}
+
+describe('the street map', () => {
+  it('draws the whole city as cluster buttons, zooms into one, searches the area and counts a new cat live', async () => {
+    const { context, page } = await newPage(suite.browser);
+    const violations = cspViolations(page);
+    const mapRequests: string[] = [];
+    page.on('request', (r) => r.url().includes('/api/map?') && mapRequests.push(r.url()));
+    await gotoRoute(page, suite.server, '/search');
+    await page.locator('.street-map canvas').waitFor({ timeout: 20_000 });
+    expect(await page.getByRole('region', { name: /^Street map\./ }).count()).toBe(1);
+    await waitForInView(page, (n) => n === CAT_COUNT);
+    await clusterButtons(page).first().waitFor();
+    const whole = await counts(page);
+    expect(whole.reduce((a, b) => a + b, 0)).toBe(CAT_COUNT);
+    expect(await page.getByText('OpenStreetMap').count()).toBe(0); // the test style credits no one
+    expect(await page.locator('.maplibregl-ctrl-attrib').count()).toBe(1);
+    await screenshot(page, 'street-map-city', 'desktop');
+
+    // The biggest cluster zooms in: its cats spread into smaller clusters, and fewer are in view.
+    const biggest = Math.max(...whole);
+    expect(biggest).toBeGreaterThan(2);
+    await page
+      .getByRole('button', { name: `${biggest} cats near here` })
+      .first()
+      .click();
+    await waitForInView(page, (n) => n < CAT_COUNT);
+    await expect
+      .poll(async () => Math.max(...(await counts(page))), { timeout: 15_000 })
+      .toBeLessThan(biggest);
+
+    // "Search this area" limits the list to the visible box, with a chip to undo it.
+    const visible = await inView(page);
+    await page.getByRole('button', { name: 'Search this area' }).click();
+    await page.getByRole('heading', { name: `Cats Found (${visible})` }).waitFor({ timeout: 15_000 });
+    expect(decodeURIComponent(page.url())).toMatch(
+      /area=-?\d+(\.\d+)?,-?\d+(\.\d+)?,-?\d+(\.\d+)?,-?\d+(\.\d+)?/,
+    );
+    const chip = page.getByRole('group', { name: 'Active filters' }).getByText('In the map area');
+    await chip.waitFor();
+    await screenshot(page, 'street-map-area', 'desktop');
+
+    // A cat added inside the view: its cluster's count goes up on the open page, without asking again.
+    const [west, south, east, north] = /area=([^&]+)/
+      .exec(decodeURIComponent(page.url()))![1]!
+      .split(',')
+      .map(Number) as [number, number, number, number];
+    await page.waitForTimeout(500);
+    const asked = mapRequests.length;
+    const before = await inView(page);
+    const newcomer = await addCat('Newcomer', {
+      bodega_name: 'Brand New Deli',
+      address: '1 New St, New York, NY',
+      latitude: (south + north) / 2,
+      longitude: (west + east) / 2,
+    });
+    await waitForInView(page, (n) => n === before + 1);
+    expect((await counts(page)).reduce((a, b) => a + b, 0)).toBe(before + 1);
+    expect(mapRequests.length).toBe(asked);
+    // ...and down again when it is deleted.
+    await deleteCat(newcomer);
+    await waitForInView(page, (n) => n === before);
+    expect((await counts(page)).reduce((a, b) => a + b, 0)).toBe(before);
+    expect(mapRequests.length).toBe(asked);
+
+    await page.getByRole('button', { name: 'Remove filter In the map area' }).click();
+    await page.getByRole('heading', { name: `Cats Found (${CAT_COUNT})` }).waitFor({ timeout: 15_000 });
+    expect(page.url()).not.toContain('area=');
+    expect(violations).toEqual([]);
+    await context.close();
+  });
+
+  it("syncs hover between list and map, opens a single cat's card, and pans and zooms by keyboard", async () => {
+    const { context, page } = await newPage(suite.browser);
+    const d = 0.004;
+    const area = [LONE.longitude - d, LONE.latitude - d, LONE.longitude + d, LONE.latitude + d].join(',');
+    await gotoRoute(page, suite.server, `/search?area=${area}`);
+    await page.getByRole('heading', { name: 'Cats Found (1)' }).waitFor({ timeout: 20_000 });
+    const marker = page.getByRole('button', { name: 'Solo', exact: true });
+    await marker.waitFor({ timeout: 15_000 });
+    const card = page.getByTestId('cat-card').filter({ hasText: 'Solo' });
+
+    await card.hover();
+    await expect.poll(() => marker.getAttribute('class')).toContain('cluster--active');
+    await page.mouse.move(1, 1);
+    await expect.poll(() => marker.getAttribute('class')).not.toContain('cluster--active');
+    await marker.hover();
+    await expect.poll(() => card.getAttribute('class')).toContain('is-active');
+
+    await marker.click();
+    const info = page.getByRole('dialog', { name: 'Cat Solo' });
+    await info.waitFor({ timeout: 15_000 });
+    await info.getByRole('button', { name: /View Details/ }).waitFor();
+    await info.getByText('Lone Deli').or(info.getByText(LONE.address)).first().waitFor();
+
+    // The map itself is focusable: minus zooms out by keyboard, and the moved map offers its area.
+    expect(await page.getByRole('button', { name: 'Search this area' }).count()).toBe(0);
+    await page.getByRole('region', { name: /^Street map\./ }).focus();
+    await page.keyboard.press('Minus');
+    await page.keyboard.press('Minus');
+    await page.getByRole('button', { name: 'Search this area' }).waitFor({ timeout: 15_000 });
+    await page.keyboard.press('ArrowLeft');
+
+    // Zoomed in all the way, a shop's two cats stay one cluster: a click lists them.
+    const shop = SHOPS[0]!;
+    const e = 0.0005;
+    const spot = [shop.longitude - e, shop.latitude - e, shop.longitude + e, shop.latitude + e].join(',');
+    await gotoRoute(page, suite.server, `/search?area=${spot}`);
+    const pair = page.getByRole('button', { name: '2 cats near here' });
+    await pair.waitFor({ timeout: 15_000 });
+    const before = page.url();
+    await pair.click();
+    await expect.poll(() => page.url()).not.toBe(before);
+    await page.getByRole('heading', { name: 'Cats Found (2)' }).waitFor({ timeout: 15_000 });
+    await context.close();
+  });
+
+  it('falls back to the drawn map, saying why, when the style cannot be loaded', async () => {
+    const { context, page } = await newPage(suite.browser);
+    await page.route('**/style.json', (route) => route.abort());
+    await gotoRoute(page, suite.server, '/search');
+    await page
+      .getByText('Street map tiles could not be loaded: showing a drawn map.')
+      .waitFor({ timeout: 20_000 });
+    await page.getByRole('application', { name: /^Map of \d+ locations?/ }).waitFor();
+    expect(await page.locator('.street-map').count()).toBe(0);
+    await context.close();
+  });
+
+  it('places a new shop on the map by a click, then by dragging its pin', async () => {
+    const { context, page } = await newPage(suite.browser, { token: owner.token });
+    await gotoRoute(page, suite.server, '/upload');
+    const form = page.getByRole('form', { name: 'Upload Cat' });
+    await form.getByLabel('Cat Name').fill('Pinned');
+    await form.getByLabel('Bodega Name').fill('Pin Point Deli');
+    await form.getByLabel('Address', { exact: true }).fill('5 Pin St, New York, NY');
+    await form.getByRole('button', { name: 'Place on map' }).click();
+    const map = form.getByRole('region', { name: /^Map to place the shop/ });
+    await map.waitFor({ timeout: 20_000 });
+    await expect
+      .poll(() => form.getByRole('button', { name: "Use the map's centre" }).isEnabled(), { timeout: 15_000 })
+      .toBe(true);
+    const box = (await map.boundingBox())!;
+    await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+    const position = form
+      .locator('.address-field__coords')
+      .filter({ hasText: /Position 40\.\d{5}, -73\.\d{5}/ });
+    await position.waitFor();
+    const first = await position.textContent();
+    await screenshot(page, 'location-picker', 'desktop');
+    const pin = form.getByRole('button', { name: 'Shop position' });
+    const at = (await pin.boundingBox())!;
+    await page.mouse.move(at.x + at.width / 2, at.y + at.height - 4);
+    await page.mouse.down();
+    await page.mouse.move(at.x + at.width / 2 + 60, at.y + at.height - 4 + 40, { steps: 8 });
+    await page.mouse.up();
+    await expect.poll(() => position.textContent()).not.toBe(first);
+    const [lat, lng] = /Position (\S+), (\S+?)Remove/
+      .exec((await position.textContent())!)!
+      .slice(1)
+      .map(Number) as [number, number];
+
+    await form.getByRole('button', { name: 'Upload Cat' }).click();
+    await page.getByRole('status').filter({ hasText: 'Cat uploaded successfully!' }).waitFor();
+    const found = await callApi(suite.server, 'GET', '/api/search/cats?q=Pinned');
+    const cat = (found.body.cats as { name: string; latitude: number; longitude: number }[])[0]!;
+    expect(cat.name).toBe('Pinned');
+    expect(cat.latitude).toBeCloseTo(lat, 4);
+    expect(cat.longitude).toBeCloseTo(lng, 4);
+
+    // Its creator moves the shop on the edit form's map; the new position is saved with the edit.
+    const bodegaId = (found.body.cats as { bodega_id: number }[])[0]!.bodega_id;
+    await gotoRoute(page, suite.server, `/bodega/${bodegaId}/edit`);
+    await page.getByText(`Position ${lat.toFixed(5)}, ${lng.toFixed(5)}`).waitFor({ timeout: 15_000 });
+    await page.getByRole('button', { name: 'Place on map' }).click();
+    const editMap = page.getByRole('region', { name: /^Map to place the shop/ });
+    await editMap.waitFor({ timeout: 20_000 });
+    await expect
+      .poll(() => page.getByRole('button', { name: "Use the map's centre" }).isEnabled(), { timeout: 15_000 })
+      .toBe(true);
+    const frame = (await editMap.boundingBox())!;
+    await page.mouse.click(frame.x + 40, frame.y + frame.height - 40);
+    await page.getByText(/\(placed on the map\)$/).waitFor();
+    await page.getByRole('button', { name: 'Save Changes' }).click();
+    await expect
+      .poll(async () => {
+        const reply = await callApi(suite.server, 'GET', `/api/bodegas/${bodegaId}`);
+        return (reply.body.bodega as { longitude: number }).longitude;
+      })
+      .toBeLessThan(lng - 0.0001);
+    await context.close();
+  });
+
+  it('fits a phone screen', async () => {
+    const { context, page } = await newPage(suite.browser, { viewport: 'phone' });
+    await gotoRoute(page, suite.server, '/search');
+    await clusterButtons(page).first().waitFor({ timeout: 20_000 });
+    const width = await page.evaluate(() => document.documentElement.scrollWidth);
+    expect(width).toBeLessThanOrEqual(375);
+    await screenshot(page, 'street-map-city', 'phone');
+    await context.close();
+  });
+});
