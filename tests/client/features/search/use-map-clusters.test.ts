@@ -8,11 +8,19 @@ import { DEFAULT_SEARCH_STATE } from '../../../../client/src/features/search/mod
 import { scriptedFetch, type Reply } from '../../helpers.ts';
 
 class QuietSocket {
+  static last: QuietSocket | null = null;
   onopen = null;
-  onmessage = null;
+  onmessage: ((event: { data: unknown }) => void) | null = null;
   onclose = null;
   onerror = null;
+  constructor() {
+    QuietSocket.last = this;
+  }
   close() {}
+  /** A message from the server, as the live stream would hear it. */
+  hear(message: object) {
+    this.onmessage?.({ data: JSON.stringify(message) });
+  }
 }
 
 const camera = (west: number): Camera => ({
@@ -98,5 +106,27 @@ describe('the street map asking for clusters', () => {
     const { result } = renderHook(() => useMapClusters(DEFAULT_SEARCH_STATE, camera(-74)));
     await wait(300);
     expect(result.current.failed).toBe(true);
+  });
+
+  it('asks again when a moderator hides or restores a cat or a bodega, not for a review', async () => {
+    const { sent } = scriptedFetch(() => answer(4));
+    renderHook(() => useMapClusters(DEFAULT_SEARCH_STATE, camera(-74)));
+    await wait(300);
+    expect(sent).toHaveLength(1);
+    const moderated = (type: string, target_type: string) => ({
+      type,
+      cursor: '100-1',
+      at: '2026-11-24T12:00:00Z',
+      data: { target_type, target_id: 7 },
+    });
+    act(() => QuietSocket.last!.hear(moderated('content.hidden', 'review')));
+    await wait(300);
+    expect(sent).toHaveLength(1);
+    act(() => QuietSocket.last!.hear(moderated('content.hidden', 'cat')));
+    await wait(300);
+    expect(sent).toHaveLength(2);
+    act(() => QuietSocket.last!.hear(moderated('content.restored', 'bodega')));
+    await wait(300);
+    expect(sent).toHaveLength(3);
   });
 });

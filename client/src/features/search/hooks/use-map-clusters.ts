@@ -1,7 +1,7 @@
 // The street map's clusters for the visible box: asked for a moment after the map stops moving,
 // the request before aborted and any answer to an older view dropped, and kept current by the live
 // stream (a cat added in the box joins its cluster, a deleted one leaves it) without asking again
-// when the view has no text or filters.
+// when the view has no text or filters; hidden or restored content makes it ask again.
 import { useEffect, useRef, useState } from 'react';
 import { useLiveEvents } from '../../live/use-live-events.ts';
 import { getMapClusters } from '../api/get-map.ts';
@@ -66,6 +66,13 @@ export function useMapClusters(state: SearchState, camera: Camera | null) {
     state.q.trim() === '' &&
     (state.tab === 'cats' ? catFilterChips(state.cat) : bodegaFilterChips(state.bodega)).length === 0;
   useLiveEvents((message) => {
+    // A moderator hid or restored a cat or a bodega (with its cats): where it was is not in the
+    // message, so the view is asked for again. Moderation is rare.
+    if (message.type === 'content.hidden' || message.type === 'content.restored') {
+      const { target_type } = message.data;
+      if (view && (target_type === 'cat' || target_type === 'bodega')) askAgain((n) => n + 1);
+      return;
+    }
     const kind = state.tab === 'cats' ? 'cat' : 'bodega';
     if (message.type !== `${kind}.added` && message.type !== `${kind}.deleted`) return;
     if (!('data' in message)) return;
