@@ -5,6 +5,7 @@ import maplibregl from 'maplibre-gl';
 import 'maplibre-gl/dist/maplibre-gl.css';
 import { useEffect, useRef, useState } from 'react';
 import type { Coordinates } from '../lib/coordinates.ts';
+import { openStreetMap } from '../lib/street-map.ts';
 
 /** Midtown Manhattan, close enough to show streets. */
 const START: Coordinates = { lat: 40.7549, lng: -73.984 };
@@ -27,36 +28,17 @@ export default function LocationPicker({ styleUrl, value, onPick, onFail }: Loca
   useEffect(() => {
     const element = container.current;
     if (!element) return;
-    let created: maplibregl.Map;
-    try {
-      created = new maplibregl.Map({
-        container: element,
-        style: styleUrl,
-        center: value ? [value.lng, value.lat] : [START.lng, START.lat],
-        zoom: value ? PLACED_ZOOM : START_ZOOM,
-        dragRotate: false,
-        pitchWithRotate: false,
-        touchPitch: false,
-        locale: {
-          'Map.Title':
-            "Map to place the shop. Click it or drag the pin; arrow keys pan, plus and minus zoom, then use the map's centre.",
-        },
-      });
-    } catch {
-      onFail();
-      return;
-    }
-    created.keyboard.disableRotation();
-    created.touchZoomRotate.disableRotation();
-    created.addControl(new maplibregl.NavigationControl({ showCompass: false }), 'top-right');
-    let styled = false;
-    void created.once('style.load', () => {
-      styled = true;
-      setMap(created);
+    const created = openStreetMap({
+      container: element,
+      style: styleUrl,
+      center: value ? [value.lng, value.lat] : [START.lng, START.lat],
+      zoom: value ? PLACED_ZOOM : START_ZOOM,
+      title:
+        "Map to place the shop. Click it or drag the pin; arrow keys pan, plus and minus zoom, then use the map's centre.",
+      onStyled: setMap,
+      onFail,
     });
-    created.on('error', () => {
-      if (!styled) onFail();
-    });
+    if (!created) return;
     created.on('click', (event) => pick.current({ lat: event.lngLat.lat, lng: event.lngLat.lng }));
     return () => created.remove();
     // The map is made once; the pin follows `value` below.

@@ -8,6 +8,7 @@ import 'maplibre-gl/dist/maplibre-gl.css';
 import { useEffect, useReducer, useRef, useState } from 'react';
 import { api } from '../../../../lib/api.ts';
 import type { BodegaSummary, CatSummary } from '../../../../lib/catalogue.ts';
+import { openStreetMap, type StreetMapFailure } from '../../../../lib/street-map.ts';
 import { useMapClusters, type Camera } from '../../hooks/use-map-clusters.ts';
 import { clusterLabel, formatArea, sameCellAs, type Box, type Cluster } from '../../model/map-clusters.ts';
 import { toMapLocation } from '../../model/map-locations.ts';
@@ -25,7 +26,7 @@ const BUMP_MS = 1200;
 /** Half the side of the box around one spot (about 10 m). */
 const SPOT_DEGREES = 0.0001;
 
-export type StreetMapFailure = 'style' | 'webgl';
+export type { StreetMapFailure } from '../../../../lib/street-map.ts';
 
 export type StreetMapProps = MapViewProps & {
   styleUrl: string;
@@ -129,38 +130,20 @@ export default function StreetMapView({
     const element = container.current;
     if (!element) return;
     const start = area ?? CITY_BOX;
-    let created: maplibregl.Map;
-    try {
-      created = new maplibregl.Map({
-        container: element,
-        style: styleUrl,
-        bounds: [start.west, start.south, start.east, start.north],
-        fitBoundsOptions: { padding: 8 },
-        dragRotate: false,
-        pitchWithRotate: false,
-        touchPitch: false,
-        attributionControl: { compact: false },
-        locale: {
-          'Map.Title':
-            'Street map. Arrow keys pan, plus and minus zoom; the list beside it has every result.',
-        },
-      });
-    } catch {
-      onFail('webgl');
-      return;
-    }
-    created.keyboard.disableRotation();
-    created.touchZoomRotate.disableRotation();
-    created.addControl(new maplibregl.NavigationControl({ showCompass: false }), 'top-right');
-    let styled = false;
-    void created.once('style.load', () => {
-      styled = true;
-      setMap(created);
-      setCamera(cameraOf(created));
+    const created = openStreetMap({
+      container: element,
+      style: styleUrl,
+      bounds: [start.west, start.south, start.east, start.north],
+      fitBoundsOptions: { padding: 8 },
+      attributionControl: { compact: false },
+      title: 'Street map. Arrow keys pan, plus and minus zoom; the list beside it has every result.',
+      onStyled(map) {
+        setMap(map);
+        setCamera(cameraOf(map));
+      },
+      onFail,
     });
-    created.on('error', () => {
-      if (!styled) onFail('style');
-    });
+    if (!created) return;
     created.on('moveend', (event: { originalEvent?: Event; byUser?: boolean }) => {
       setCamera(cameraOf(created));
       if (event.originalEvent || event.byUser) setMoved(true);
