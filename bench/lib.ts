@@ -1,5 +1,6 @@
 // Shared benchmark plumbing: a throwaway database, HTTP load with autocannon, and the same kind of
 // load run straight against the database, both reported as latency percentiles and throughput.
+import { randomBytes } from 'node:crypto';
 import autocannon from 'autocannon';
 import { Kysely, PostgresDialect, type CompiledQuery } from 'kysely';
 import pg from 'pg';
@@ -14,6 +15,11 @@ import type { BenchRow } from './types.ts';
 export const BENCH_ADMIN_URL =
   process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 export const BENCH_REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
+/**
+ * DATA_KEY of every production-mode app the bench runs: one per run, in the environment so that
+ * the app processes it forks open the personal-data keys its own appends wrapped.
+ */
+export const BENCH_DATA_KEY = (process.env.BENCH_DATA_KEY ??= randomBytes(32).toString('hex'));
 
 export type LoadStats = {
   p50: number;

@@ -20,7 +20,15 @@ import type { BodegaFilters, CatFilters } from '../../server/search/params.ts';
 import { parseTextQuery } from '../../server/search/text.ts';
 import { closeServices, createLogger, createServices } from '../../server/services.ts';
 import { generateCity } from '../city-data.ts';
-import { createBenchDatabase, httpLoad, row, sqlLoad, statementsOf, type LoadStats } from '../lib.ts';
+import {
+  BENCH_DATA_KEY,
+  createBenchDatabase,
+  httpLoad,
+  row,
+  sqlLoad,
+  statementsOf,
+  type LoadStats,
+} from '../lib.ts';
 import { judgeRelevance, type Accuracy } from '../relevance/judge.ts';
 import { coldSearch } from './search-cold.ts';
 import type { BenchRow, Scenario } from '../types.ts';
@@ -250,6 +258,7 @@ function configFor(databaseUrl: string, cacheEntries = 2000) {
   return {
     ...loadConfig({
       NODE_ENV: 'production',
+      DATA_KEY: BENCH_DATA_KEY,
       GEOCODER: 'off',
       JWT_SECRET: process.env.BENCH_JWT_SECRET ?? randomBytes(32).toString('hex'),
       LOG_LEVEL: 'warn',

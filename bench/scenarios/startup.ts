@@ -9,7 +9,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { buildServer, SERVER_DIST } from '../../scripts/build-server.ts';
-import { BENCH_REDIS_URL, createBenchDatabase, row } from '../lib.ts';
+import { BENCH_DATA_KEY, BENCH_REDIS_URL, createBenchDatabase, row } from '../lib.ts';
 import type { Scenario } from '../types.ts';
 
 function freePort(): Promise<number> {
@@ -80,6 +80,7 @@ async function productionApi(runs: number) {
   const bench = await createBenchDatabase('startup');
   const env = {
     NODE_ENV: 'production',
+    DATA_KEY: BENCH_DATA_KEY,
     GEOCODER: 'off',
     JWT_SECRET: 'startup-bench-secret-0123456789abcdefghijkl',
     DATABASE_URL: bench.url,
