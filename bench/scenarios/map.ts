@@ -4,7 +4,7 @@
 // (nudged a little each time): one at a time (median, p95) and 32 in flight against the same SQL
 // sent directly at its best concurrency. Then what keeping the map cells costs appends: shops and
 // their cats appended one shop per transaction with every projection and without the map's, in
-// alternating rounds.
+// alternating rounds. Between the two, the search page's map in Chromium (map-page.ts).
 import os from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
@@ -16,8 +16,9 @@ import { mapSearchOf, type MapQuery } from '../../server/map/routes.ts';
 import { createInlineQueue } from '../../server/queue/inline.ts';
 import { createServices, type Services } from '../../server/services.ts';
 import { generateCity, randomSource } from '../city-data.ts';
-import { createBenchDatabase, row } from '../lib.ts';
+import { BENCH_DATA_KEY, createBenchDatabase, row } from '../lib.ts';
 import type { BenchRow, Scenario } from '../types.ts';
+import { mapPageRows } from './map-page.ts';
 import { measureKind, type Kind, type Request } from './search-cold.ts';
 import { startAppProcess, stopAppProcess } from './search.ts';
 
@@ -108,6 +109,7 @@ export const scenario: Scenario = {
     const config = {
       ...loadConfig({
         NODE_ENV: 'production',
+        DATA_KEY: BENCH_DATA_KEY,
         GEOCODER: 'off',
         JWT_SECRET: randomBytes(32).toString('hex'),
         LOG_LEVEL: 'warn',
@@ -136,6 +138,14 @@ export const scenario: Scenario = {
       const rows: BenchRow[] = [];
       for (const kind of kinds(perKind))
         rows.push(...(await measureKind(bench.url, app.baseUrl, kind, perKind, 'map')));
+      await stopAppProcess(app.child);
+      app = null;
+      const empty = await createBenchDatabase('map_empty');
+      try {
+        rows.push(...(await mapPageRows(bench, empty, quick ? 3 : 5)));
+      } finally {
+        await empty.drop();
+      }
       rows.push(...(await appendCost(services, quick ? 200 : 1000)));
       console.log(`   load average after the run ${os.loadavg()[0]!.toFixed(1)} on ${os.cpus().length} CPUs`);
       return rows;
