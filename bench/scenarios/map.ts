@@ -19,7 +19,7 @@ import { generateCity, randomSource } from '../city-data.ts';
 import { BENCH_DATA_KEY, createBenchDatabase, row } from '../lib.ts';
 import type { BenchRow, Scenario } from '../types.ts';
 import { mapPageRows } from './map-page.ts';
-import { measureKind, type Kind, type Request } from './search-cold.ts';
+import { measureKind, WARM_REQUESTS, type Kind, type Request } from './search-cold.ts';
 import { startAppProcess, stopAppProcess } from './search.ts';
 
 type View = { name: string; zoom: number; box: { west: number; south: number; east: number; north: number } };
@@ -54,13 +54,14 @@ function requests(view: View, filtered: boolean, count: number, seed: number): R
   });
 }
 
-function kinds(perKind: number): Kind[] {
+function kinds(perKind: number, loaded: number): Kind[] {
   return VIEWS.flatMap((view, i) =>
     [false, true].map((filtered) => ({
       name: `map ${view.name}${filtered ? ' filtered' : ''}`,
       p50Target: 10,
       p95Target: 25,
-      requests: requests(view, filtered, 2 * perKind + 20, 19 + 2 * i + Number(filtered)),
+      requests: requests(view, filtered, perKind + loaded + WARM_REQUESTS, 19 + 2 * i + Number(filtered)),
+      loaded,
     })),
   );
 }
@@ -136,7 +137,7 @@ export const scenario: Scenario = {
       console.log(`   ${cells[0]!.n} map cells over levels 10-16`);
       app = await startAppProcess(bench.url, 0);
       const rows: BenchRow[] = [];
-      for (const kind of kinds(perKind))
+      for (const kind of kinds(perKind, quick ? 400 : 2000))
         rows.push(...(await measureKind(bench.url, app.baseUrl, kind, perKind, 'map')));
       await stopAppProcess(app.child);
       app = null;

@@ -3,6 +3,7 @@
 // off: first one at a time (median and p95 latency), then another set of them with 32 in flight
 // (throughput). The baseline is the very same SQL those requests ran, sent straight to the database
 // at the concurrency that gives it the most throughput (1 to 32 clients tried).
+import http from 'node:http';
 import type { Kysely, CompiledQuery } from 'kysely';
 import pg from 'pg';
 import type { DB } from '../../server/db/schema.ts';
@@ -16,6 +17,11 @@ import { coldQueries, type TextKind } from '../search-queries.ts';
 import type { BenchRow } from '../types.ts';
 
 const CONNECTIONS = 32;
+/**
+ * Requests that warm the app before it is measured, sent CONNECTIONS at a time: its pool then has
+ * its Postgres connections open, as the direct baseline's has (it opens them before its clock).
+ */
+export const WARM_REQUESTS = 2 * CONNECTIONS;
 const DIRECT_CONCURRENCY = [1, 2, 4, 8, 16, 32];
 const PAGE = { page: 1, perPage: 20 };
 const NO_CAT_FILTERS: CatFilters = {
@@ -31,7 +37,14 @@ const NO_BODEGA_FILTERS = {
 };
 
 export type Request = { path: string; run(db: Kysely<DB>): Promise<unknown> };
-export type Kind = { name: string; p50Target: number; p95Target?: number; requests: Request[] };
+export type Kind = {
+  name: string;
+  p50Target: number;
+  p95Target?: number;
+  requests: Request[];
+  /** How many of the requests go under load (default perKind): more give a steadier figure. */
+  loaded?: number;
+};
 
 const enc = encodeURIComponent;
 
@@ -51,7 +64,7 @@ function textRequest({ q, type }: TextKind, filters?: { query: string; filters: 
 
 function kinds(perKind: number): Kind[] {
   // Three disjoint sets per kind: one at a time, under load, and a few to warm the process.
-  const q = coldQueries(2 * perKind + 20);
+  const q = coldQueries(2 * perKind + WARM_REQUESTS);
   return [
     { name: 'plain', p50Target: 8, p95Target: 25, requests: q.plain.map((t) => textRequest(t)) },
     { name: 'typo', p50Target: 8, p95Target: 25, requests: q.typo.map((t) => textRequest(t)) },
@@ -100,12 +113,29 @@ async function runAll(count: number, concurrency: number, job: (n: number) => Pr
   };
 }
 
-async function httpRun(baseUrl: string, paths: string[], concurrency: number): Promise<Timed> {
-  return runAll(paths.length, concurrency, async (n) => {
-    const res = await fetch(`${baseUrl}${paths[n]}`);
-    await res.arrayBuffer();
-    if (res.status !== 200) throw new Error(`${paths[n]}: ${res.status}`);
+/**
+ * Keep-alive connections, as a browser or proxy keeps them. node:http rather than fetch: fetch
+ * spends about twice the client CPU per request, which on a small machine is taken from the app
+ * being measured, while the direct baseline's client (pg) is light.
+ */
+const agent = new http.Agent({ keepAlive: true, maxSockets: CONNECTIONS });
+
+function httpGet(url: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { agent }, (res) => {
+        res.resume();
+        res.once('end', () =>
+          res.statusCode === 200 ? resolve() : reject(new Error(`${url}: ${res.statusCode}`)),
+        );
+        res.once('error', reject);
+      })
+      .once('error', reject);
   });
+}
+
+async function httpRun(baseUrl: string, paths: string[], concurrency: number): Promise<Timed> {
+  return runAll(paths.length, concurrency, (n) => httpGet(`${baseUrl}${paths[n]}`));
 }
 
 async function directRun(url: string, statements: CompiledQuery[][], concurrency: number): Promise<Timed> {
@@ -131,8 +161,8 @@ async function directRun(url: string, statements: CompiledQuery[][], concurrency
 const rps = (t: Timed) => t.latencies.length / t.seconds;
 
 /**
- * One kind's distinct requests: `perKind` one at a time, `perKind` more with 32 in flight, the rest
- * to warm the process; against the same SQL sent directly (the map bench measures this way too).
+ * One kind's distinct requests: `perKind` one at a time, `loaded` (default `perKind`) more with 32 in flight, the rest
+ * (WARM_REQUESTS) first, to warm the process and open its pool's connections; against the same SQL sent directly (the map bench measures this way too).
  */
 export async function measureKind(
   dbUrl: string,
@@ -142,12 +172,13 @@ export async function measureKind(
   scenario = 'search',
 ): Promise<BenchRow[]> {
   const single = kind.requests.slice(0, perKind);
-  const loaded = kind.requests.slice(perKind, 2 * perKind);
-  const warm = kind.requests.slice(2 * perKind);
+  const loadedCount = kind.loaded ?? perKind;
+  const loaded = kind.requests.slice(perKind, perKind + loadedCount);
+  const warm = kind.requests.slice(perKind + loadedCount);
   await httpRun(
     baseUrl,
     warm.map((r) => r.path),
-    1,
+    CONNECTIONS,
   );
   const one = await httpRun(
     baseUrl,
