@@ -71,13 +71,6 @@ const mapBatch: BatchPlan<MapPending> = {
     }
   },
   async flush(trx, p) {
-    for (const part of chunks(p.places, 5000)) {
-      await sql`
-        insert into map_places (id, latitude, longitude, cats, cat_id_sum)
-        select r.id, r.latitude, r.longitude, 0, 0
-        from jsonb_to_recordset(${JSON.stringify(part)}::jsonb)
-          as r(id bigint, latitude double precision, longitude double precision)`.execute(trx);
-    }
     if (p.deletedCats.length > 0) {
       const unhidden = await trx
         .deleteFrom('map_hidden_cats')
@@ -87,15 +80,77 @@ const mapBatch: BatchPlan<MapPending> = {
       for (const cat of unhidden) addCats(p, Number(cat.bodega_id), 1, Number(cat.id));
     }
     const counts = [...p.catsAt].map(([id, [n, sum]]) => ({ id, n, sum }));
+    const shares = [...p.shares.values()];
+    // One event of an append (a shop added, a cat added or deleted) takes one statement; the
+    // statements of a CTE share one snapshot, so new places and counts of them are not combined.
+    if (!replaying.has(trx) && (p.places.length === 0 || counts.length === 0))
+      return placeAndQueue(trx, p.places, counts, shares);
+    for (const part of chunks(p.places, 5000)) {
+      await sql`
+        insert into map_places (id, latitude, longitude, cats, cat_id_sum)
+        select r.id, r.latitude, r.longitude, 0, 0
+        from jsonb_to_recordset(${JSON.stringify(part)}::jsonb)
+          as r(id bigint, latitude double precision, longitude double precision)`.execute(trx);
+    }
     for (const part of chunks(counts, 5000)) {
       await sql`
         update map_places as t set cats = t.cats + u.n, cat_id_sum = t.cat_id_sum + u.sum
         from jsonb_to_recordset(${JSON.stringify(part)}::jsonb) as u(id bigint, n int, sum bigint)
         where t.id = u.id`.execute(trx);
     }
-    await queueShares(trx, [...p.shares.values()]);
+    await queueShares(trx, shares);
   },
 };
+
+type Count = { id: number; n: number; sum: number };
+
+/**
+ * New places or cat counts, and the shares they queue, in one statement: a queued share takes its
+ * place's coordinates from the places inserted by the statement or, for the others, from
+ * map_places (a count update does not move a place).
+ */
+async function placeAndQueue(
+  trx: Kysely<DB>,
+  places: readonly Place[],
+  counts: readonly Count[],
+  shares: readonly Share[],
+): Promise<void> {
+  const changed = shares.filter((s) => s.n !== 0 || s.id_sum !== 0);
+  const mark = changed.length > 0 && !marked.has(trx);
+  const steps = [
+    places.length > 0
+      ? sql`new_places as (
+          insert into map_places (id, latitude, longitude, cats, cat_id_sum)
+          select r.id, r.latitude, r.longitude, 0, 0
+          from jsonb_to_recordset(${JSON.stringify(places)}::jsonb)
+            as r(id bigint, latitude double precision, longitude double precision)
+          returning id, latitude, longitude, hidden)`
+      : sql`new_places as (select id, latitude, longitude, hidden from map_places where false)`,
+    ...(counts.length > 0
+      ? [
+          sql`counted as (
+            update map_places as t set cats = t.cats + u.n, cat_id_sum = t.cat_id_sum + u.sum
+            from jsonb_to_recordset(${JSON.stringify(counts)}::jsonb) as u(id bigint, n int, sum bigint)
+            where t.id = u.id)`,
+        ]
+      : []),
+    ...(mark ? [sql`marker as (insert into map_commit_marker default values)`] : []),
+  ];
+  await sql`
+    with ${sql.join(steps)}
+    insert into map_pending (kind, latitude, longitude, n, id_sum)
+    select s.kind, p.latitude, p.longitude, s.n, s.id_sum
+    from jsonb_to_recordset(${JSON.stringify(changed)}::jsonb)
+      as s(kind text, bodega_id bigint, n int, id_sum bigint)
+    join (
+      select id, latitude, longitude, hidden from new_places
+      union all
+      select id, latitude, longitude, hidden from map_places
+    ) p on p.id = s.bodega_id and p.latitude is not null and p.longitude is not null and not p.hidden`.execute(
+    trx,
+  );
+  if (mark) marked.add(trx);
+}
 
 /** Transactions whose queue is already set to be folded in at commit. */
 const marked = new WeakSet<Kysely<DB>>();
