@@ -17,6 +17,7 @@ import * as nameIndexes from './20261125_0301_name_indexes.ts';
 import * as mapCells from './20261125_0401_map_cells.ts';
 import * as moderation from './20261126_0101_moderation.ts';
 import * as userKeys from './20261127_0101_user_keys.ts';
+import * as mapQueueUnlogged from './20261128_0101_map_queue_unlogged.ts';
 
 export const migrations: Record<string, Migration> = {
   '20261121_0001_event_store': eventStore,
@@ -35,4 +36,5 @@ export const migrations: Record<string, Migration> = {
   '20261125_0401_map_cells': mapCells,
   '20261126_0101_moderation': moderation,
   '20261127_0101_user_keys': userKeys,
+  '20261128_0101_map_queue_unlogged': mapQueueUnlogged,
 };
