@@ -1,0 +1,66 @@
+// What both street-scale maps lay over their canvas: "Search this area" once the map has moved,
+// the count in view (or why there is none), an open item's card at its point, and the legend.
+import type { ClusterView } from '../../model/map-clusters.ts';
+import type { SearchState } from '../../model/search-state.ts';
+import { InfoCard } from './InfoCard.tsx';
+import { MapLegend } from './MapLegend.tsx';
+import type { OpenCard } from './use-cluster-map.ts';
+import './cluster-map.css';
+
+type Props = {
+  tab: SearchState['tab'];
+  view: ClusterView | null;
+  failed: boolean;
+  /** Offer "Search this area" (the map moved and the screen can limit its list). */
+  offerArea: boolean;
+  onSearchArea(): void;
+  open: OpenCard | null;
+  /** The open card's point in the map's pixels, while the map can tell. */
+  cardAt: { x: number; y: number } | null;
+  width: number;
+  showUser: boolean;
+};
+
+export function ClusterMapChrome({
+  tab,
+  view,
+  failed,
+  offerArea,
+  onSearchArea,
+  open,
+  cardAt,
+  width,
+  showUser,
+}: Props) {
+  return (
+    <>
+      {offerArea && (
+        <button
+          type="button"
+          className="button button--primary button--small cluster-map__search-area"
+          onClick={onSearchArea}
+        >
+          Search this area
+        </button>
+      )}
+      <p className="cluster-map__status" role="status">
+        {failed
+          ? 'The map could not load its counts. Move the map to try again.'
+          : view
+            ? `${view.answer.total} ${tab === 'cats' ? 'cats' : 'bodegas'} in view`
+            : ''}
+      </p>
+      {open?.location && cardAt && (
+        <InfoCard
+          location={open.location}
+          x={cardAt.x}
+          y={cardAt.y}
+          containerWidth={width}
+          onMouseEnter={() => {}}
+          onMouseLeave={() => {}}
+        />
+      )}
+      <MapLegend showUser={showUser} />
+    </>
+  );
+}

@@ -1,0 +1,96 @@
+// The behaviour both street-scale maps share around their clusters: the clusters of the camera's
+// box (useMapClusters), whether the user has moved the map since the list's area was searched,
+// and what a click or a hover on a cluster does: zoom in, list a spot's items, or open a single
+// item's card. Each map supplies only how to read its zoom and how to move its camera.
+import { useState } from 'react';
+import { api } from '../../../../lib/api.ts';
+import type { BodegaSummary, CatSummary } from '../../../../lib/catalogue.ts';
+import { useMapClusters, type Camera } from '../../hooks/use-map-clusters.ts';
+import { clusterAction, clusterKey } from '../../model/cluster-markers.ts';
+import type { Box, Cluster } from '../../model/map-clusters.ts';
+import { toMapLocation } from '../../model/map-locations.ts';
+import type { SearchState } from '../../model/search-state.ts';
+import type { MapLocation } from './types.ts';
+
+/** A single item's card data, read from the search around its point (a plain read, unlike its page). */
+async function locationOf(tab: SearchState['tab'], cluster: Cluster): Promise<MapLocation | null> {
+  const body = await api.get<{ cats?: CatSummary[]; bodegas?: BodegaSummary[] }>('/api/search/nearby', {
+    query: { lat: String(cluster.lat), lng: String(cluster.lng), radius: '0.05', type: tab, per_page: '50' },
+  });
+  const items: (CatSummary | BodegaSummary)[] = (tab === 'cats' ? body.cats : body.bodegas) ?? [];
+  const item = items.find((i) => i.id === cluster.id);
+  return item ? toMapLocation(tab, item, false) : null;
+}
+
+/** A single item's open card; its location is null while it is being read. */
+export type OpenCard = { cluster: Cluster; location: MapLocation | null };
+
+/** What a map lets the shared behaviour do with it; zooms are in the clusters' levels. */
+export type ClusterMapCamera = {
+  zoom(): number;
+  /** Moves the map as the user asked for it (the moved map then offers "Search this area"). */
+  zoomTo(center: { lat: number; lng: number }, zoom: number): void;
+};
+
+type Options = {
+  state: SearchState;
+  camera: Camera | null;
+  /** The current results: a single item among them opens its card without a read. */
+  locations: MapLocation[];
+  onHighlight(key: string | null): void;
+  onSearchArea?(box: Box): void;
+};
+
+export function useClusterMap({ state, camera, locations, onHighlight, onSearchArea }: Options) {
+  const { view, failed, lastChange } = useMapClusters(state, camera);
+  const [moved, setMoved] = useState(false);
+  const [open, setOpen] = useState<OpenCard | null>(null);
+  const tab = state.tab;
+
+  function select(cluster: Cluster, map: ClusterMapCamera) {
+    const action = clusterAction(cluster, map.zoom(), onSearchArea !== undefined);
+    if (action.kind === 'spot') {
+      setOpen(null);
+      onSearchArea?.(action.box);
+      return;
+    }
+    if (action.kind === 'zoom') {
+      setOpen(null);
+      map.zoomTo(action.center, action.zoom);
+      return;
+    }
+    const key = clusterKey(tab, cluster);
+    const known = locations.find((l) => l.key === key) ?? null;
+    setOpen({ cluster, location: known });
+    if (!known)
+      void locationOf(tab, cluster).then(
+        (location) => setOpen((o) => (o?.cluster === cluster ? { cluster, location } : o)),
+        () => {},
+      );
+  }
+
+  function hover(cluster: Cluster, on: boolean) {
+    const key = clusterKey(tab, cluster);
+    if (key) onHighlight(on ? key : null);
+  }
+
+  /** "Search this area": the list is limited to the box in view. */
+  function searchArea() {
+    if (!camera || !onSearchArea) return;
+    setMoved(false);
+    onSearchArea(camera.box);
+  }
+
+  return {
+    view,
+    failed,
+    lastChange,
+    moved,
+    markMoved: () => setMoved(true),
+    open,
+    close: () => setOpen(null),
+    select,
+    hover,
+    searchArea,
+  };
+}
