@@ -113,7 +113,7 @@ export function SearchMap({ state, area, onSearchArea, ...props }: SearchMapProp
             </div>
           }
         >
-          <GoogleMapView {...props} />
+          <GoogleMapView {...props} state={state} area={area} onSearchArea={onSearchArea} />
         </Suspense>
       )}
       {mode === 'street' && street && (
