@@ -1,0 +1,181 @@
+// The search map with a Google Maps key, in real Chromium. Google's script cannot load here (no
+// network), so google-maps-stand-in.js is served in its place: a bare Web Mercator map with the few
+// calls the page makes. What is tested is the page's side: the whole city's cats as the same named
+// cluster buttons as the street map, zooming into one, "Search this area", a live count, hover sync
+// both ways, a single cat's card by mouse and keyboard, and a drag offering the area again.
+import { readFileSync } from 'node:fs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import {
+  browserSuite,
+  callApi,
+  gotoRoute,
+  newPage,
+  registerUser,
+  screenshot,
+  type TestUser,
+} from './harness.ts';
+
+const STAND_IN = readFileSync(new URL('./google-maps-stand-in.js', import.meta.url), 'utf8');
+
+const suite = browserSuite({ GOOGLE_MAPS_API_KEY: 'test-key-not-real', WRITE_RATE_LIMIT: '0' });
+let owner: TestUser;
+
+/** Shops spread over the city on a fixed pattern, two cats each. */
+const SHOPS = Array.from({ length: 12 }, (_, i) => ({
+  bodega_name: `Shop ${i}`,
+  address: `${i + 1} Broadway, New York, NY`,
+  latitude: 40.55 + ((i * 5) % 12) * 0.025,
+  longitude: -74.15 + ((i * 7) % 12) * 0.033,
+}));
+/** A cat alone at its shop, away from the others. */
+const LONE = {
+  bodega_name: 'Lone Deli',
+  address: '9 Far Rd, Queens, NY',
+  latitude: 40.88,
+  longitude: -73.76,
+};
+const CAT_COUNT = SHOPS.length * 2 + 1;
+
+async function addCat(name: string, shop: typeof LONE) {
+  const reply = await callApi(suite.server, 'POST', '/api/cats', { name, ...shop }, owner.token);
+  if (reply.status !== 201) throw new Error(`add cat failed: ${reply.status} ${JSON.stringify(reply.body)}`);
+  return reply.body.cat as { id: number; version: number };
+}
+
+beforeAll(async () => {
+  owner = await registerUser(suite.server, 'gmapper');
+  for (const [i, shop] of SHOPS.entries()) {
+    await addCat(`Cat ${i}a`, shop);
+    await addCat(`Cat ${i}b`, shop);
+  }
+  await addCat('Solo', LONE);
+});
+
+/** A page whose Google script is the stand-in; the /api/map requests it makes are collected. */
+async function openMap(route: string) {
+  const { context, page } = await newPage(suite.browser);
+  const mapRequests: URL[] = [];
+  page.on('request', (r) => void (r.url().includes('/api/map?') && mapRequests.push(new URL(r.url()))));
+  await page.route('https://maps.googleapis.com/maps/api/js*', (r) =>
+    r.fulfill({ status: 200, contentType: 'text/javascript', body: STAND_IN }),
+  );
+  await gotoRoute(page, suite.server, route);
+  await page.locator('.gmap').waitFor({ timeout: 20_000 });
+  return { context, page, mapRequests };
+}
+
+async function counts(page: Page): Promise<number[]> {
+  const names = await page
+    .locator('.gmap button.cluster')
+    .evaluateAll((buttons) => buttons.map((b) => b.getAttribute('aria-label') ?? ''));
+  return names.map((name) => Number(/^(\d+) cats? near here$/.exec(name)?.[1] ?? 1));
+}
+
+async function inView(page: Page): Promise<number> {
+  const text = await page.locator('.gmap .cluster-map__status').textContent({ timeout: 15_000 });
+  return Number(/^(\d+) cats in view$/.exec(text ?? '')?.[1] ?? NaN);
+}
+
+const waitForInView = (page: Page, check: (n: number) => boolean) =>
+  expect.poll(() => inView(page), { timeout: 15_000 }).toSatisfy(check);
+
+describe('the Google map', () => {
+  it('shows the city as cluster buttons, zooms into one, searches the area and counts a new cat live', async () => {
+    const { context, page, mapRequests } = await openMap('/search');
+    await waitForInView(page, (n) => n === CAT_COUNT);
+    const whole = await counts(page);
+    expect(whole.reduce((a, b) => a + b, 0)).toBe(CAT_COUNT);
+    expect(whole.length).toBeGreaterThan(1);
+    expect(await page.locator('.gmap .cluster').evaluateAll((b) => b.map((e) => e.tagName))).toEqual(
+      whole.map(() => 'BUTTON'),
+    );
+    // Clusters are asked for one level below Google's zoom, the street map's scale for this view.
+    const zoom = Number(mapRequests.at(-1)!.searchParams.get('zoom'));
+    expect(zoom).toBeGreaterThanOrEqual(8);
+    expect(zoom).toBeLessThanOrEqual(11);
+    expect(await page.getByRole('textbox', { name: 'Search a place on the map' }).count()).toBe(1);
+    expect(await page.getByRole('button', { name: 'Search this area' }).count()).toBe(0);
+    await screenshot(page, 'google-map-city', 'desktop');
+
+    // The biggest cluster zooms in: its cats spread out, fewer are in view, and the area is offered.
+    const biggest = Math.max(...whole);
+    expect(biggest).toBeGreaterThan(2);
+    await page
+      .getByRole('button', { name: `${biggest} cats near here` })
+      .first()
+      .click();
+    await waitForInView(page, (n) => n < CAT_COUNT);
+    expect(Number(mapRequests.at(-1)!.searchParams.get('zoom'))).toBeGreaterThanOrEqual(zoom + 2);
+    await expect.poll(async () => Math.max(...(await counts(page)))).toBeLessThan(biggest);
+
+    const visible = await inView(page);
+    await page.getByRole('button', { name: 'Search this area' }).click();
+    await page.getByRole('heading', { name: `Cats Found (${visible})` }).waitFor({ timeout: 15_000 });
+    const [west, south, east, north] = /area=([^&]+)/
+      .exec(decodeURIComponent(page.url()))![1]!
+      .split(',')
+      .map(Number) as [number, number, number, number];
+    expect(await page.getByRole('button', { name: 'Search this area' }).count()).toBe(0);
+
+    // A cat added inside the view joins the count on the open page without asking again, and leaves it.
+    await page.waitForTimeout(500);
+    const asked = mapRequests.length;
+    const before = await inView(page);
+    const newcomer = await addCat('Newcomer', {
+      bodega_name: 'Brand New Deli',
+      address: '1 New St, New York, NY',
+      latitude: (south + north) / 2,
+      longitude: (west + east) / 2,
+    });
+    await waitForInView(page, (n) => n === before + 1);
+    expect((await counts(page)).reduce((a, b) => a + b, 0)).toBe(before + 1);
+    const deleted = await fetch(`${suite.server.baseUrl}/api/cats/${newcomer.id}`, {
+      method: 'DELETE',
+      headers: { Authorization: `Bearer ${owner.token}`, 'If-Match': String(newcomer.version) },
+    });
+    expect(deleted.status).toBe(200);
+    await waitForInView(page, (n) => n === before);
+    expect(mapRequests.length).toBe(asked);
+    await context.close();
+  });
+
+  it("syncs hover with the list, opens a single cat's card by mouse and keyboard, and offers a dragged area", async () => {
+    const d = 0.004;
+    const area = [LONE.longitude - d, LONE.latitude - d, LONE.longitude + d, LONE.latitude + d].join(',');
+    const { context, page } = await openMap(`/search?area=${area}`);
+    await page.getByRole('heading', { name: 'Cats Found (1)' }).waitFor({ timeout: 20_000 });
+    const marker = page.getByRole('button', { name: 'Solo', exact: true });
+    await marker.waitFor({ timeout: 15_000 });
+    const card = page.getByTestId('cat-card').filter({ hasText: 'Solo' });
+
+    await card.hover();
+    await expect.poll(() => marker.getAttribute('class')).toContain('cluster--active');
+    await page.mouse.move(1, 1);
+    await expect.poll(() => marker.getAttribute('class')).not.toContain('cluster--active');
+    await marker.hover();
+    await expect.poll(() => card.getAttribute('class')).toContain('is-active');
+
+    // The click opens the card and is not taken by the map as well (which would close it).
+    await marker.click();
+    const info = page.getByRole('dialog', { name: 'Cat Solo' });
+    await info.getByRole('button', { name: /View Details/ }).waitFor({ timeout: 15_000 });
+    await page.waitForTimeout(300);
+    expect(await info.isVisible()).toBe(true);
+    await page.keyboard.press('Escape');
+    await info.waitFor({ state: 'detached' });
+    await marker.focus();
+    await page.keyboard.press('Enter');
+    await info.waitFor();
+    expect(await page.getByRole('button', { name: 'Search this area' }).count()).toBe(0);
+
+    // Dragging the map (not from a marker) offers its new area.
+    const box = (await page.locator('.gmap').boundingBox())!;
+    await page.mouse.move(box.x + 40, box.y + box.height - 60);
+    await page.mouse.down();
+    await page.mouse.move(box.x + 140, box.y + box.height - 120, { steps: 6 });
+    await page.mouse.up();
+    await page.getByRole('button', { name: 'Search this area' }).waitFor({ timeout: 15_000 });
+    await context.close();
+  });
+});
