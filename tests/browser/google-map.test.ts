@@ -74,7 +74,7 @@ async function counts(page: Page): Promise<number[]> {
 
 async function inView(page: Page): Promise<number> {
   const text = await page.locator('.gmap .cluster-map__status').textContent({ timeout: 15_000 });
-  return Number(/^(\d+) cats in view$/.exec(text ?? '')?.[1] ?? NaN);
+  return Number(/^(\d+) cats? in view$/.exec(text ?? '')?.[1] ?? NaN);
 }
 
 const waitForInView = (page: Page, check: (n: number) => boolean) =>
@@ -148,6 +148,7 @@ describe('the Google map', () => {
     const marker = page.getByRole('button', { name: 'Solo', exact: true });
     await marker.waitFor({ timeout: 15_000 });
     const card = page.getByTestId('cat-card').filter({ hasText: 'Solo' });
+    await expect.poll(() => page.locator('.gmap .cluster-map__status').textContent()).toBe('1 cat in view');
 
     await card.hover();
     await expect.poll(() => marker.getAttribute('class')).toContain('cluster--active');

@@ -99,7 +99,7 @@ async function counts(page: Page): Promise<number[]> {
 
 async function inView(page: Page): Promise<number> {
   const text = await page.locator('.cluster-map__status').textContent({ timeout: 15_000 });
-  return Number(/^(\d+) cats in view$/.exec(text ?? '')?.[1] ?? NaN);
+  return Number(/^(\d+) cats? in view$/.exec(text ?? '')?.[1] ?? NaN);
 }
 
 async function waitForInView(page: Page, check: (n: number) => boolean) {

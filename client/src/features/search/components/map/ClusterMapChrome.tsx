@@ -21,6 +21,11 @@ type Props = {
   showUser: boolean;
 };
 
+function inViewNoun(tab: SearchState['tab'], count: number): string {
+  const noun = tab === 'cats' ? 'cat' : 'bodega';
+  return count === 1 ? noun : `${noun}s`;
+}
+
 export function ClusterMapChrome({
   tab,
   view,
@@ -47,7 +52,7 @@ export function ClusterMapChrome({
         {failed
           ? 'The map could not load its counts. Move the map to try again.'
           : view
-            ? `${view.answer.total} ${tab === 'cats' ? 'cats' : 'bodegas'} in view`
+            ? `${view.answer.total} ${inViewNoun(tab, view.answer.total)} in view`
             : ''}
       </p>
       {open?.location && cardAt && (
