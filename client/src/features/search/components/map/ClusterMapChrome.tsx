@@ -1,20 +1,14 @@
 // What both street-scale maps lay over their canvas: "Search this area" once the map has moved,
 // the count in view (or why there is none), an open item's card at its point, and the legend.
-import type { ClusterView } from '../../model/map-clusters.ts';
 import type { SearchState } from '../../model/search-state.ts';
 import { InfoCard } from './InfoCard.tsx';
 import { MapLegend } from './MapLegend.tsx';
-import type { OpenCard } from './use-cluster-map.ts';
+import type { useClusterMap } from './use-cluster-map.ts';
 import './cluster-map.css';
 
 type Props = {
   tab: SearchState['tab'];
-  view: ClusterView | null;
-  failed: boolean;
-  /** Offer "Search this area" (the map moved and the screen can limit its list). */
-  offerArea: boolean;
-  onSearchArea(): void;
-  open: OpenCard | null;
+  clusters: ReturnType<typeof useClusterMap>;
   /** The open card's point in the map's pixels, while the map can tell. */
   cardAt: { x: number; y: number } | null;
   width: number;
@@ -26,24 +20,15 @@ function inViewNoun(tab: SearchState['tab'], count: number): string {
   return count === 1 ? noun : `${noun}s`;
 }
 
-export function ClusterMapChrome({
-  tab,
-  view,
-  failed,
-  offerArea,
-  onSearchArea,
-  open,
-  cardAt,
-  width,
-  showUser,
-}: Props) {
+export function ClusterMapChrome({ tab, clusters, cardAt, width, showUser }: Props) {
+  const { view, failed, offerArea, searchArea, open } = clusters;
   return (
     <>
       {offerArea && (
         <button
           type="button"
           className="button button--primary button--small cluster-map__search-area"
-          onClick={onSearchArea}
+          onClick={searchArea}
         >
           Search this area
         </button>

@@ -14,20 +14,12 @@ import {
 } from '@react-google-maps/api';
 import type { Camera } from '../../hooks/use-map-clusters.ts';
 import { CITY_BOX, clusterMarker, highlightOf } from '../../model/cluster-markers.ts';
-import { formatArea, type Box, type Cluster } from '../../model/map-clusters.ts';
-import type { SearchState } from '../../model/search-state.ts';
+import { formatArea, type Cluster } from '../../model/map-clusters.ts';
 import { ClusterMapChrome } from './ClusterMapChrome.tsx';
 import { cameraOf, clusterZoomOf, googleZoomOf, pixelOf } from './google-camera.ts';
-import { DEFAULT_CENTER, DEFAULT_ZOOM, PLACE_ZOOM, type MapViewProps } from './types.ts';
+import { DEFAULT_CENTER, DEFAULT_ZOOM, PLACE_ZOOM, type ClusterMapProps } from './types.ts';
 import { useClusterMap, type ClusterMapCamera } from './use-cluster-map.ts';
 import './google-map-view.css';
-
-export type GoogleMapViewProps = MapViewProps & {
-  state: SearchState;
-  /** The box the list is limited to ("Search this area"), if any. */
-  area: Box | null;
-  onSearchArea?(box: Box): void;
-};
 
 // Points of interest and transit labels would compete with the cats.
 const MAP_STYLES: google.maps.MapTypeStyle[] = [
@@ -127,36 +119,23 @@ export default function GoogleMapView({
   onHighlight,
   onSearchArea,
   onPlacePicked,
-}: GoogleMapViewProps) {
+}: ClusterMapProps) {
   const [map, setMap] = useState<google.maps.Map | null>(null);
   const [camera, setCamera] = useState<Camera | null>(null);
   const searchBox = useRef<google.maps.places.SearchBox | null>(null);
   const [, redraw] = useReducer((n: number) => n + 1, 0);
-  const clusters = useClusterMap({ state, camera, locations, onHighlight, onSearchArea });
+  const moves: ClusterMapCamera | null = map && {
+    zoom: () => clusterZoomOf(map.getZoom() ?? DEFAULT_ZOOM),
+    zoomTo(center, zoom) {
+      map.panTo(center);
+      map.setZoom(googleZoomOf(zoom));
+    },
+  };
+  const clusters = useClusterMap({ state, camera, locations, onHighlight, onSearchArea, moves });
   const { view, lastChange, open, markMoved } = clusters;
   const tab = state.tab;
   /** Set while the map moves on its own (to an area or the user): that is not the user's move. */
   const quiet = useRef(true);
-
-  // Buttons are memoised, so they call the newest behaviour through this ref.
-  const handlers = useRef({ select: (_c: Cluster) => {}, hover: (_c: Cluster, _on: boolean) => {} });
-  handlers.current = {
-    select(cluster) {
-      if (!map) return;
-      const moves: ClusterMapCamera = {
-        zoom: () => clusterZoomOf(map.getZoom() ?? DEFAULT_ZOOM),
-        zoomTo(center, zoom) {
-          markMoved();
-          map.panTo(center);
-          map.setZoom(googleZoomOf(zoom));
-        },
-      };
-      clusters.select(cluster, moves);
-    },
-    hover: clusters.hover,
-  };
-  const [onSelect] = useState(() => (cluster: Cluster) => handlers.current.select(cluster));
-  const [onHover] = useState(() => (cluster: Cluster, on: boolean) => handlers.current.hover(cluster, on));
 
   // The first view is the searched area or the whole city, as on the street map. Later, a searched
   // area from elsewhere (back and forward, a link, a spot's cluster) is brought into view; the one
@@ -255,8 +234,8 @@ export default function GoogleMapView({
               className={active ? `${marker.className} cluster--active` : marker.className}
               text={marker.text}
               size={marker.size}
-              onSelect={onSelect}
-              onHover={onHover}
+              onSelect={clusters.select}
+              onHover={clusters.hover}
             />
           );
         })}
@@ -271,11 +250,7 @@ export default function GoogleMapView({
       </GoogleMap>
       <ClusterMapChrome
         tab={tab}
-        view={view}
-        failed={clusters.failed}
-        offerArea={clusters.moved && !!onSearchArea && !!camera}
-        onSearchArea={clusters.searchArea}
-        open={open}
+        clusters={clusters}
         cardAt={open && map ? pixelOf(map, open.cluster) : null}
         width={map?.getDiv().clientWidth ?? 0}
         showUser={userLocation !== null}

@@ -9,21 +9,16 @@ import { useEffect, useReducer, useRef, useState } from 'react';
 import { openStreetMap, type StreetMapFailure } from '../../../../lib/street-map.ts';
 import type { Camera } from '../../hooks/use-map-clusters.ts';
 import { CITY_BOX, clusterMarker, highlightOf } from '../../model/cluster-markers.ts';
-import { formatArea, type Box, type Cluster } from '../../model/map-clusters.ts';
-import type { SearchState } from '../../model/search-state.ts';
+import { formatArea } from '../../model/map-clusters.ts';
 import { ClusterMapChrome } from './ClusterMapChrome.tsx';
-import type { MapViewProps } from './types.ts';
+import type { ClusterMapProps } from './types.ts';
 import { useClusterMap, type ClusterMapCamera } from './use-cluster-map.ts';
 import './street-map.css';
 
 export type { StreetMapFailure } from '../../../../lib/street-map.ts';
 
-export type StreetMapProps = MapViewProps & {
+export type StreetMapProps = ClusterMapProps & {
   styleUrl: string;
-  state: SearchState;
-  /** The box the list is limited to ("Search this area"), if any. */
-  area: Box | null;
-  onSearchArea?(box: Box): void;
   onFail(reason: StreetMapFailure): void;
 };
 
@@ -55,25 +50,15 @@ export default function StreetMapView({
   const [map, setMap] = useState<maplibregl.Map | null>(null);
   const [camera, setCamera] = useState<Camera | null>(null);
   const [, redraw] = useReducer((n: number) => n + 1, 0);
-  const clusters = useClusterMap({ state, camera, locations, onHighlight, onSearchArea });
-  const { view, lastChange, open, markMoved } = clusters;
+  const moves: ClusterMapCamera | null = map && {
+    zoom: () => map.getZoom(),
+    zoomTo: (center, zoom) => map.easeTo({ center: [center.lng, center.lat], zoom }, { byUser: true }),
+  };
+  const clusters = useClusterMap({ state, camera, locations, onHighlight, onSearchArea, moves });
+  const { view, lastChange, open, markMoved, select, hover } = clusters;
   const openRef = useRef(open);
   openRef.current = open;
   const tab = state.tab;
-
-  // Marker events read the newest props through this ref: the markers outlive renders.
-  const handlers = useRef({ select: (_c: Cluster) => {}, hover: (_c: Cluster, _on: boolean) => {} });
-  handlers.current = {
-    select(cluster) {
-      if (!map) return;
-      const moves: ClusterMapCamera = {
-        zoom: () => map.getZoom(),
-        zoomTo: (center, zoom) => map.easeTo({ center: [center.lng, center.lat], zoom }, { byUser: true }),
-      };
-      clusters.select(cluster, moves);
-    },
-    hover: clusters.hover,
-  };
 
   useEffect(() => {
     const element = container.current;
@@ -132,7 +117,7 @@ export default function StreetMapView({
       button.style.setProperty('--cluster-size', marker.size);
       button.addEventListener('click', (event) => {
         event.stopPropagation();
-        handlers.current.select(cluster);
+        select(cluster);
       });
       for (const [name, on] of [
         ['mouseenter', true],
@@ -140,12 +125,12 @@ export default function StreetMapView({
         ['focus', true],
         ['blur', false],
       ] as const)
-        button.addEventListener(name, () => handlers.current.hover(cluster, on));
+        button.addEventListener(name, () => hover(cluster, on));
       if (marker.key) markers.current.set(marker.key, button);
       made.push(new maplibregl.Marker({ element: button }).setLngLat([cluster.lng, cluster.lat]).addTo(map));
     }
     return () => made.forEach((m) => m.remove());
-  }, [map, view, tab, lastChange]);
+  }, [map, view, tab, lastChange, select, hover]);
 
   // Hover sync: the highlighted result's own marker, or a pin where it is when it is inside a cluster.
   useEffect(() => {
@@ -178,11 +163,7 @@ export default function StreetMapView({
       <div ref={container} className="street-map__canvas" onClick={clusters.close} />
       <ClusterMapChrome
         tab={tab}
-        view={view}
-        failed={clusters.failed}
-        offerArea={clusters.moved && !!onSearchArea && !!camera}
-        onSearchArea={clusters.searchArea}
-        open={open}
+        clusters={clusters}
         cardAt={open && map ? map.project([open.cluster.lng, open.cluster.lat]) : null}
         width={container.current?.clientWidth ?? 0}
         showUser={userLocation !== null}

@@ -2,7 +2,7 @@
 // box (useMapClusters), whether the user has moved the map since the list's area was searched,
 // and what a click or a hover on a cluster does: zoom in, list a spot's items, or open a single
 // item's card. Each map supplies only how to read its zoom and how to move its camera.
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { api } from '../../../../lib/api.ts';
 import type { BodegaSummary, CatSummary } from '../../../../lib/catalogue.ts';
 import { useMapClusters, type Camera } from '../../hooks/use-map-clusters.ts';
@@ -28,7 +28,6 @@ export type OpenCard = { cluster: Cluster; location: MapLocation | null };
 /** What a map lets the shared behaviour do with it; zooms are in the clusters' levels. */
 export type ClusterMapCamera = {
   zoom(): number;
-  /** Moves the map as the user asked for it (the moved map then offers "Search this area"). */
   zoomTo(center: { lat: number; lng: number }, zoom: number): void;
 };
 
@@ -39,16 +38,19 @@ type Options = {
   locations: MapLocation[];
   onHighlight(key: string | null): void;
   onSearchArea?(box: Box): void;
+  /** The map's camera, once there is a map. */
+  moves: ClusterMapCamera | null;
 };
 
-export function useClusterMap({ state, camera, locations, onHighlight, onSearchArea }: Options) {
+export function useClusterMap({ state, camera, locations, onHighlight, onSearchArea, moves }: Options) {
   const { view, failed, lastChange } = useMapClusters(state, camera);
   const [moved, setMoved] = useState(false);
   const [open, setOpen] = useState<OpenCard | null>(null);
   const tab = state.tab;
 
-  function select(cluster: Cluster, map: ClusterMapCamera) {
-    const action = clusterAction(cluster, map.zoom(), onSearchArea !== undefined);
+  function select(cluster: Cluster) {
+    if (!moves) return;
+    const action = clusterAction(cluster, moves.zoom(), onSearchArea !== undefined);
     if (action.kind === 'spot') {
       setOpen(null);
       onSearchArea?.(action.box);
@@ -56,7 +58,9 @@ export function useClusterMap({ state, camera, locations, onHighlight, onSearchA
     }
     if (action.kind === 'zoom') {
       setOpen(null);
-      map.zoomTo(action.center, action.zoom);
+      // The user asked for this view: it may be searched.
+      setMoved(true);
+      moves.zoomTo(action.center, action.zoom);
       return;
     }
     const key = clusterKey(tab, cluster);
@@ -81,16 +85,25 @@ export function useClusterMap({ state, camera, locations, onHighlight, onSearchA
     onSearchArea(camera.box);
   }
 
+  // Markers outlive renders (MapLibre's) or are memoised (Google's): they call these stable
+  // functions, which run the newest behaviour.
+  const latest = useRef({ select, hover });
+  latest.current = { select, hover };
+  const [stable] = useState(() => ({
+    select: (cluster: Cluster) => latest.current.select(cluster),
+    hover: (cluster: Cluster, on: boolean) => latest.current.hover(cluster, on),
+    markMoved: () => setMoved(true),
+    close: () => setOpen(null),
+  }));
+
   return {
+    ...stable,
     view,
     failed,
     lastChange,
-    moved,
-    markMoved: () => setMoved(true),
+    /** "Search this area" is offered: the map moved and the screen can limit its list. */
+    offerArea: moved && onSearchArea !== undefined && camera !== null,
     open,
-    close: () => setOpen(null),
-    select,
-    hover,
     searchArea,
   };
 }
