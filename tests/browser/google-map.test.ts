@@ -53,8 +53,8 @@ beforeAll(async () => {
 });
 
 /** A page whose Google script is the stand-in; the /api/map requests it makes are collected. */
-async function openMap(route: string) {
-  const { context, page } = await newPage(suite.browser);
+async function openMap(route: string, viewport: 'desktop' | 'phone' = 'desktop') {
+  const { context, page } = await newPage(suite.browser, { viewport });
   const mapRequests: URL[] = [];
   page.on('request', (r) => void (r.url().includes('/api/map?') && mapRequests.push(new URL(r.url()))));
   await page.route('https://maps.googleapis.com/maps/api/js*', (r) =>
@@ -177,6 +177,36 @@ describe('the Google map', () => {
     await page.mouse.move(box.x + 140, box.y + box.height - 120, { steps: 6 });
     await page.mouse.up();
     await page.getByRole('button', { name: 'Search this area' }).waitFor({ timeout: 15_000 });
+    await context.close();
+  });
+
+  it('fits a phone screen, its count and "Search this area" clear of the place search box', async () => {
+    const { context, page } = await openMap('/search', 'phone');
+    await waitForInView(page, (n) => n === CAT_COUNT);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    await page.locator('.gmap').scrollIntoViewIfNeeded();
+    const map = (await page.locator('.gmap').boundingBox())!;
+    await page.mouse.move(map.x + map.width / 2, map.y + map.height - 80);
+    await page.mouse.down();
+    await page.mouse.move(map.x + map.width / 2 + 30, map.y + map.height - 40, { steps: 4 });
+    await page.mouse.up();
+    const searchArea = page.getByRole('button', { name: 'Search this area' });
+    await searchArea.waitFor({ timeout: 15_000 });
+    const boxes = await Promise.all(
+      [
+        page.getByRole('textbox', { name: 'Search a place on the map' }),
+        page.locator('.gmap .cluster-map__status'),
+        searchArea,
+      ].map(async (l) => (await l.boundingBox())!),
+    );
+    const overlap = (a: (typeof boxes)[0], b: (typeof boxes)[0]) =>
+      a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+    expect([
+      overlap(boxes[0]!, boxes[1]!),
+      overlap(boxes[0]!, boxes[2]!),
+      overlap(boxes[1]!, boxes[2]!),
+    ]).toEqual([false, false, false]);
+    await screenshot(page, 'google-map-city', 'phone');
     await context.close();
   });
 });
