@@ -100,7 +100,7 @@ const ClusterButton = memo(function ClusterButton({
   );
 });
 
-/** Content placed at a point (the overlay is made again whenever its position object changes). */
+/** Content placed at a point. Its position object is kept: a new one would make a new overlay. */
 function PointOverlay({ lat, lng, children }: { lat: number; lng: number; children: ReactNode }) {
   const [position] = useState(() => ({ lat, lng }));
   return (
