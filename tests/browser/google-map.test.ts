@@ -5,16 +5,8 @@
 // both ways, a single cat's card by mouse and keyboard, and a drag offering the area again.
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
-import {
-  browserSuite,
-  callApi,
-  gotoRoute,
-  newPage,
-  registerUser,
-  screenshot,
-  type TestUser,
-} from './harness.ts';
+import { addCat, counts, expectLiveCountInArea, inView, waitForInView } from './cluster-map.ts';
+import { browserSuite, gotoRoute, newPage, registerUser, screenshot, type TestUser } from './harness.ts';
 
 const STAND_IN = readFileSync(new URL('./google-maps-stand-in.js', import.meta.url), 'utf8');
 
@@ -37,19 +29,13 @@ const LONE = {
 };
 const CAT_COUNT = SHOPS.length * 2 + 1;
 
-async function addCat(name: string, shop: typeof LONE) {
-  const reply = await callApi(suite.server, 'POST', '/api/cats', { name, ...shop }, owner.token);
-  if (reply.status !== 201) throw new Error(`add cat failed: ${reply.status} ${JSON.stringify(reply.body)}`);
-  return reply.body.cat as { id: number; version: number };
-}
-
 beforeAll(async () => {
   owner = await registerUser(suite.server, 'gmapper');
   for (const [i, shop] of SHOPS.entries()) {
-    await addCat(`Cat ${i}a`, shop);
-    await addCat(`Cat ${i}b`, shop);
+    await addCat(suite.server, owner.token, `Cat ${i}a`, shop);
+    await addCat(suite.server, owner.token, `Cat ${i}b`, shop);
   }
-  await addCat('Solo', LONE);
+  await addCat(suite.server, owner.token, 'Solo', LONE);
 });
 
 /** A page whose Google script is the stand-in; the /api/map requests it makes are collected. */
@@ -64,21 +50,6 @@ async function openMap(route: string, viewport: 'desktop' | 'phone' = 'desktop')
   await page.locator('.gmap').waitFor({ timeout: 20_000 });
   return { context, page, mapRequests };
 }
-
-async function counts(page: Page): Promise<number[]> {
-  const names = await page
-    .locator('.gmap button.cluster')
-    .evaluateAll((buttons) => buttons.map((b) => b.getAttribute('aria-label') ?? ''));
-  return names.map((name) => Number(/^(\d+) cats? near here$/.exec(name)?.[1] ?? 1));
-}
-
-async function inView(page: Page): Promise<number> {
-  const text = await page.locator('.gmap .cluster-map__status').textContent({ timeout: 15_000 });
-  return Number(/^(\d+) cats? in view$/.exec(text ?? '')?.[1] ?? NaN);
-}
-
-const waitForInView = (page: Page, check: (n: number) => boolean) =>
-  expect.poll(() => inView(page), { timeout: 15_000 }).toSatisfy(check);
 
 describe('the Google map', () => {
   it('shows the city as cluster buttons, zooms into one, searches the area and counts a new cat live', async () => {
@@ -112,31 +83,10 @@ describe('the Google map', () => {
     const visible = await inView(page);
     await page.getByRole('button', { name: 'Search this area' }).click();
     await page.getByRole('heading', { name: `Cats Found (${visible})` }).waitFor({ timeout: 15_000 });
-    const [west, south, east, north] = /area=([^&]+)/
-      .exec(decodeURIComponent(page.url()))![1]!
-      .split(',')
-      .map(Number) as [number, number, number, number];
     expect(await page.getByRole('button', { name: 'Search this area' }).count()).toBe(0);
 
     // A cat added inside the view joins the count on the open page without asking again, and leaves it.
-    await page.waitForTimeout(500);
-    const asked = mapRequests.length;
-    const before = await inView(page);
-    const newcomer = await addCat('Newcomer', {
-      bodega_name: 'Brand New Deli',
-      address: '1 New St, New York, NY',
-      latitude: (south + north) / 2,
-      longitude: (west + east) / 2,
-    });
-    await waitForInView(page, (n) => n === before + 1);
-    expect((await counts(page)).reduce((a, b) => a + b, 0)).toBe(before + 1);
-    const deleted = await fetch(`${suite.server.baseUrl}/api/cats/${newcomer.id}`, {
-      method: 'DELETE',
-      headers: { Authorization: `Bearer ${owner.token}`, 'If-Match': String(newcomer.version) },
-    });
-    expect(deleted.status).toBe(200);
-    await waitForInView(page, (n) => n === before);
-    expect(mapRequests.length).toBe(asked);
+    await expectLiveCountInArea(page, suite.server, owner.token, mapRequests);
     await context.close();
   });
 
