@@ -159,9 +159,13 @@ export default function GoogleMapView({
     map.setZoom(Math.max(map.getZoom() ?? DEFAULT_ZOOM, googleZoomOf(14)));
   }, [map, userLocation]);
 
+  // The view settled: its clusters are asked for, and a view the user moved to (by dragging,
+  // zooming, the keyboard or the place search) may be searched.
   function handleIdle() {
     if (!map) return;
-    setCamera(cameraOf(map));
+    const next = cameraOf(map);
+    if (!quiet.current && next && camera && formatArea(next.box) !== formatArea(camera.box)) markMoved();
+    setCamera(next);
     quiet.current = false;
   }
 
@@ -201,7 +205,6 @@ export default function GoogleMapView({
         onUnmount={() => setMap(null)}
         onIdle={handleIdle}
         onDragEnd={markMoved}
-        onZoomChanged={() => !quiet.current && markMoved()}
         // An open card follows its point while the map moves.
         onBoundsChanged={() => open && redraw()}
         onClick={clusters.close}
