@@ -3,8 +3,7 @@
 // and what a click or a hover on a cluster does: zoom in, list a spot's items, or open a single
 // item's card. Each map supplies only how to read its zoom and how to move its camera.
 import { useRef, useState } from 'react';
-import { api } from '../../../../lib/api.ts';
-import type { BodegaSummary, CatSummary } from '../../../../lib/catalogue.ts';
+import { getSpotItems } from '../../api/get-spot-items.ts';
 import { useMapClusters, type Camera } from '../../hooks/use-map-clusters.ts';
 import { clusterAction, clusterKey } from '../../model/cluster-markers.ts';
 import type { Box, Cluster } from '../../model/map-clusters.ts';
@@ -12,13 +11,9 @@ import { toMapLocation } from '../../model/map-locations.ts';
 import type { SearchState } from '../../model/search-state.ts';
 import type { MapLocation } from './types.ts';
 
-/** A single item's card data, read from the search around its point (a plain read, unlike its page). */
+/** A single item's card data, from the items around its point. */
 async function locationOf(tab: SearchState['tab'], cluster: Cluster): Promise<MapLocation | null> {
-  const body = await api.get<{ cats?: CatSummary[]; bodegas?: BodegaSummary[] }>('/api/search/nearby', {
-    query: { lat: String(cluster.lat), lng: String(cluster.lng), radius: '0.05', type: tab, per_page: '50' },
-  });
-  const items: (CatSummary | BodegaSummary)[] = (tab === 'cats' ? body.cats : body.bodegas) ?? [];
-  const item = items.find((i) => i.id === cluster.id);
+  const item = (await getSpotItems(tab, cluster)).find((i) => i.id === cluster.id);
   return item ? toMapLocation(tab, item, false) : null;
 }
 
