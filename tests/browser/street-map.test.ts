@@ -5,6 +5,7 @@
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
+import { addCat, counts, expectLiveCountInArea, inView, waitForInView } from './cluster-map.ts';
 import {
   browserSuite,
   callApi,
@@ -53,30 +54,13 @@ const LONE = {
 };
 const CAT_COUNT = SHOPS.length * 2 + 1;
 
-async function addCat(
-  name: string,
-  shop: { bodega_name: string; address: string; latitude: number; longitude: number },
-) {
-  const reply = await callApi(suite.server, 'POST', '/api/cats', { name, ...shop }, owner.token);
-  if (reply.status !== 201) throw new Error(`add cat failed: ${reply.status} ${JSON.stringify(reply.body)}`);
-  return reply.body.cat as { id: number; version: number };
-}
-
-async function deleteCat(cat: { id: number; version: number }) {
-  const response = await fetch(`${suite.server.baseUrl}/api/cats/${cat.id}`, {
-    method: 'DELETE',
-    headers: { Authorization: `Bearer ${owner.token}`, 'If-Match': String(cat.version) },
-  });
-  if (response.status !== 200) throw new Error(`delete cat failed: ${response.status}`);
-}
-
 beforeAll(async () => {
   owner = await registerUser(suite.server, 'mapper');
   for (const [i, shop] of SHOPS.entries()) {
-    await addCat(`Cat ${i}a`, shop);
-    await addCat(`Cat ${i}b`, shop);
+    await addCat(suite.server, owner.token, `Cat ${i}a`, shop);
+    await addCat(suite.server, owner.token, `Cat ${i}b`, shop);
   }
-  await addCat('Solo', LONE);
+  await addCat(suite.server, owner.token, 'Solo', LONE);
 });
 
 const clusterButtons = (page: Page) =>
@@ -87,23 +71,6 @@ function cspViolations(page: Page): string[] {
   const found: string[] = [];
   page.on('console', (m) => void (/Content Security Policy/i.test(m.text()) && found.push(m.text())));
   return found;
-}
-
-/** Every cluster's count, read from the buttons' names (a named single cat counts one). */
-async function counts(page: Page): Promise<number[]> {
-  const names = await page
-    .locator('button.cluster')
-    .evaluateAll((buttons) => buttons.map((b) => b.getAttribute('aria-label') ?? ''));
-  return names.map((name) => Number(/^(\d+) cats? near here$/.exec(name)?.[1] ?? 1));
-}
-
-async function inView(page: Page): Promise<number> {
-  const text = await page.locator('.street-map__status').textContent({ timeout: 15_000 });
-  return Number(/^(\d+) cats in view$/.exec(text ?? '')?.[1] ?? NaN);
-}
-
-async function waitForInView(page: Page, check: (n: number) => boolean) {
-  await expect.poll(() => inView(page), { timeout: 15_000 }).toSatisfy(check);
 }
 
 describe('the street map', () => {
@@ -146,28 +113,9 @@ describe('the street map', () => {
     await chip.waitFor();
     await screenshot(page, 'street-map-area', 'desktop');
 
-    // A cat added inside the view: its cluster's count goes up on the open page, without asking again.
-    const [west, south, east, north] = /area=([^&]+)/
-      .exec(decodeURIComponent(page.url()))![1]!
-      .split(',')
-      .map(Number) as [number, number, number, number];
-    await page.waitForTimeout(500);
-    const asked = mapRequests.length;
-    const before = await inView(page);
-    const newcomer = await addCat('Newcomer', {
-      bodega_name: 'Brand New Deli',
-      address: '1 New St, New York, NY',
-      latitude: (south + north) / 2,
-      longitude: (west + east) / 2,
-    });
-    await waitForInView(page, (n) => n === before + 1);
-    expect((await counts(page)).reduce((a, b) => a + b, 0)).toBe(before + 1);
-    expect(mapRequests.length).toBe(asked);
-    // ...and down again when it is deleted.
-    await deleteCat(newcomer);
-    await waitForInView(page, (n) => n === before);
-    expect((await counts(page)).reduce((a, b) => a + b, 0)).toBe(before);
-    expect(mapRequests.length).toBe(asked);
+    // A cat added inside the view: its cluster's count goes up on the open page, without asking
+    // again, and down when it is deleted.
+    await expectLiveCountInArea(page, suite.server, owner.token, mapRequests);
 
     await page.getByRole('button', { name: 'Remove filter In the map area' }).click();
     await page.getByRole('heading', { name: `Cats Found (${CAT_COUNT})` }).waitFor({ timeout: 15_000 });

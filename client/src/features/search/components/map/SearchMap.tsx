@@ -5,13 +5,12 @@ import { lazy, Suspense, useEffect, useState, type ComponentType } from 'react';
 import { Spinner } from '../../../../components/Spinner.tsx';
 import { getRuntimeConfig } from '../../../../lib/runtime-config.ts';
 import type { Box } from '../../model/map-clusters.ts';
-import type { SearchState } from '../../model/search-state.ts';
 import { FallbackMap } from './FallbackMap.tsx';
 import { LocationList } from './LocationList.tsx';
 import { loadGoogleMaps } from './maps-loader.ts';
 import { MAP_ERROR_MESSAGES, onMapsAuthFailure, type MapErrorKind } from './map-errors.ts';
 import type { StreetMapFailure, StreetMapProps } from './StreetMapView.tsx';
-import type { MapViewProps } from './types.ts';
+import type { ClusterMapProps } from './types.ts';
 import { hasWebGL } from '../../../../lib/webgl.ts';
 import './search-map.css';
 
@@ -85,11 +84,7 @@ function useMapMode() {
   return { mode, error, note, street, streetFailed };
 }
 
-export type SearchMapProps = MapViewProps & {
-  state: SearchState;
-  area: Box | null;
-  onSearchArea(box: Box): void;
-};
+export type SearchMapProps = ClusterMapProps & { onSearchArea(box: Box): void };
 
 export function SearchMap({ state, area, onSearchArea, ...props }: SearchMapProps) {
   const { mode, error, note, street, streetFailed } = useMapMode();
@@ -113,7 +108,7 @@ export function SearchMap({ state, area, onSearchArea, ...props }: SearchMapProp
             </div>
           }
         >
-          <GoogleMapView {...props} />
+          <GoogleMapView {...props} state={state} area={area} onSearchArea={onSearchArea} />
         </Suspense>
       )}
       {mode === 'street' && street && (

@@ -6,34 +6,19 @@
 import maplibregl from 'maplibre-gl';
 import 'maplibre-gl/dist/maplibre-gl.css';
 import { useEffect, useReducer, useRef, useState } from 'react';
-import { api } from '../../../../lib/api.ts';
-import type { BodegaSummary, CatSummary } from '../../../../lib/catalogue.ts';
 import { openStreetMap, type StreetMapFailure } from '../../../../lib/street-map.ts';
-import { useMapClusters, type Camera } from '../../hooks/use-map-clusters.ts';
-import { clusterLabel, formatArea, sameCellAs, type Box, type Cluster } from '../../model/map-clusters.ts';
-import { toMapLocation } from '../../model/map-locations.ts';
-import type { SearchState } from '../../model/search-state.ts';
-import { InfoCard } from './InfoCard.tsx';
-import { MapLegend } from './MapLegend.tsx';
-import type { MapLocation, MapViewProps } from './types.ts';
+import type { Camera } from '../../hooks/use-map-clusters.ts';
+import { CITY_BOX, clusterMarker, highlightOf } from '../../model/cluster-markers.ts';
+import { formatArea } from '../../model/map-clusters.ts';
+import { ClusterMapChrome } from './ClusterMapChrome.tsx';
+import type { ClusterMapProps } from './types.ts';
+import { useClusterMap, type ClusterMapCamera } from './use-cluster-map.ts';
 import './street-map.css';
-
-/** The five boroughs: the first view when the URL names no area. */
-const CITY_BOX: Box = { west: -74.26, south: 40.49, east: -73.7, north: 40.92 };
-/** Zooming into a cluster stops here: every location is its own cluster from zoom 17. */
-const MAX_CLUSTER_ZOOM = 17;
-const BUMP_MS = 1200;
-/** Half the side of the box around one spot (about 10 m). */
-const SPOT_DEGREES = 0.0001;
 
 export type { StreetMapFailure } from '../../../../lib/street-map.ts';
 
-export type StreetMapProps = MapViewProps & {
+export type StreetMapProps = ClusterMapProps & {
   styleUrl: string;
-  state: SearchState;
-  /** The box the list is limited to ("Search this area"), if any. */
-  area: Box | null;
-  onSearchArea?(box: Box): void;
   onFail(reason: StreetMapFailure): void;
 };
 
@@ -50,23 +35,6 @@ function cameraOf(map: maplibregl.Map): Camera {
   };
 }
 
-function keyOf(tab: SearchState['tab'], cluster: Cluster): string | null {
-  if (cluster.count !== 1 || cluster.id === undefined) return null;
-  return `${tab === 'cats' ? 'cat' : 'bodega'}-${cluster.id}`;
-}
-
-/** A single item's card data, read from the search around its point (a plain read, unlike its page). */
-async function locationOf(tab: SearchState['tab'], cluster: Cluster): Promise<MapLocation | null> {
-  const body = await api.get<{ cats?: CatSummary[]; bodegas?: BodegaSummary[] }>('/api/search/nearby', {
-    query: { lat: String(cluster.lat), lng: String(cluster.lng), radius: '0.05', type: tab, per_page: '50' },
-  });
-  const items: (CatSummary | BodegaSummary)[] = (tab === 'cats' ? body.cats : body.bodegas) ?? [];
-  const item = items.find((i) => i.id === cluster.id);
-  return item ? toMapLocation(tab, item, false) : null;
-}
-
-type Open = { cluster: Cluster; location: MapLocation | null };
-
 export default function StreetMapView({
   styleUrl,
   state,
@@ -81,50 +49,16 @@ export default function StreetMapView({
   const container = useRef<HTMLDivElement>(null);
   const [map, setMap] = useState<maplibregl.Map | null>(null);
   const [camera, setCamera] = useState<Camera | null>(null);
-  const [moved, setMoved] = useState(false);
-  const [open, setOpen] = useState<Open | null>(null);
+  const [, redraw] = useReducer((n: number) => n + 1, 0);
+  const moves: ClusterMapCamera | null = map && {
+    zoom: () => map.getZoom(),
+    zoomTo: (center, zoom) => map.easeTo({ center: [center.lng, center.lat], zoom }, { byUser: true }),
+  };
+  const clusters = useClusterMap({ state, camera, locations, onHighlight, onSearchArea, moves });
+  const { view, lastChange, open, markMoved, select, hover } = clusters;
   const openRef = useRef(open);
   openRef.current = open;
-  const [, redraw] = useReducer((n: number) => n + 1, 0);
-  const { view, failed, lastChange } = useMapClusters(state, camera);
   const tab = state.tab;
-
-  // Marker events read the newest props through this ref: the markers outlive renders.
-  const handlers = useRef({ select: (_c: Cluster) => {}, hover: (_c: Cluster, _on: boolean) => {} });
-  handlers.current = {
-    select(cluster) {
-      if (!map) return;
-      if (cluster.count > 1 || cluster.id === undefined) {
-        setOpen(null);
-        // Zoomed in all the way, the items share one spot (a shop's cats): the list shows them.
-        if (map.getZoom() >= MAX_CLUSTER_ZOOM - 0.01 && onSearchArea) {
-          const d = SPOT_DEGREES;
-          onSearchArea({
-            west: cluster.lng - d,
-            south: cluster.lat - d,
-            east: cluster.lng + d,
-            north: cluster.lat + d,
-          });
-          return;
-        }
-        const zoom = Math.min(MAX_CLUSTER_ZOOM, Math.max(map.getZoom() + 2, Math.ceil(map.getZoom())));
-        map.easeTo({ center: [cluster.lng, cluster.lat], zoom }, { byUser: true });
-        return;
-      }
-      const key = keyOf(tab, cluster);
-      const known = locations.find((l) => l.key === key) ?? null;
-      setOpen({ cluster, location: known });
-      if (!known)
-        void locationOf(tab, cluster).then(
-          (location) => setOpen((o) => (o?.cluster === cluster ? { cluster, location } : o)),
-          () => {},
-        );
-    },
-    hover(cluster, on) {
-      const key = keyOf(tab, cluster);
-      if (key) onHighlight(on ? key : null);
-    },
-  };
 
   useEffect(() => {
     const element = container.current;
@@ -146,7 +80,7 @@ export default function StreetMapView({
     if (!created) return;
     created.on('moveend', (event: { originalEvent?: Event; byUser?: boolean }) => {
       setCamera(cameraOf(created));
-      if (event.originalEvent || event.byUser) setMoved(true);
+      if (event.originalEvent || event.byUser) markMoved();
     });
     // An open card follows its point while the map moves.
     created.on('move', () => openRef.current && redraw());
@@ -169,28 +103,21 @@ export default function StreetMapView({
     if (!map || !view) return;
     const made: maplibregl.Marker[] = [];
     markers.current.clear();
-    const bumped = lastChange && Date.now() - lastChange.at < BUMP_MS ? lastChange : null;
     for (const cluster of view.answer.clusters) {
+      const marker = clusterMarker(cluster, tab, { view, bump: lastChange });
       const button = document.createElement('button');
       button.type = 'button';
-      const single = cluster.count === 1;
-      button.className = `cluster cluster--${tab === 'cats' ? 'cat' : 'bodega'}${single ? ' cluster--single' : ''}`;
-      if (bumped && sameCellAs(view, cluster, bumped.lat, bumped.lng))
-        button.classList.add('cluster--bumped');
+      button.className = marker.className;
       const dot = document.createElement('span');
       dot.className = 'cluster__dot';
-      dot.textContent = single ? '' : String(cluster.count);
+      dot.textContent = marker.text;
       dot.setAttribute('aria-hidden', 'true');
       button.append(dot);
-      button.setAttribute('aria-label', clusterLabel(cluster, tab));
-      // Bigger clusters, bigger circles (28..56 px), by digits so neighbours stay comparable.
-      button.style.setProperty(
-        '--cluster-size',
-        `${single ? 18 : 28 + 7 * Math.min(4, String(cluster.count).length - 1)}px`,
-      );
+      button.setAttribute('aria-label', marker.label);
+      button.style.setProperty('--cluster-size', marker.size);
       button.addEventListener('click', (event) => {
         event.stopPropagation();
-        handlers.current.select(cluster);
+        select(cluster);
       });
       for (const [name, on] of [
         ['mouseenter', true],
@@ -198,28 +125,25 @@ export default function StreetMapView({
         ['focus', true],
         ['blur', false],
       ] as const)
-        button.addEventListener(name, () => handlers.current.hover(cluster, on));
-      const key = keyOf(tab, cluster);
-      if (key) markers.current.set(key, button);
+        button.addEventListener(name, () => hover(cluster, on));
+      if (marker.key) markers.current.set(marker.key, button);
       made.push(new maplibregl.Marker({ element: button }).setLngLat([cluster.lng, cluster.lat]).addTo(map));
     }
     return () => made.forEach((m) => m.remove());
-  }, [map, view, tab, lastChange]);
+  }, [map, view, tab, lastChange, select, hover]);
 
   // Hover sync: the highlighted result's own marker, or a pin where it is when it is inside a cluster.
   useEffect(() => {
-    const button = highlightedKey ? markers.current.get(highlightedKey) : undefined;
+    const { marker, pin } = highlightOf(view, tab, highlightedKey, locations);
+    const button = marker ? markers.current.get(marker) : undefined;
     button?.classList.add('cluster--active');
-    const location = locations.find((l) => l.key === highlightedKey);
-    if (button || !map || !location) return () => button?.classList.remove('cluster--active');
-    const pin = document.createElement('div');
-    pin.className = `street-map__pin street-map__pin--${location.type}`;
-    pin.setAttribute('aria-hidden', 'true');
-    const marker = new maplibregl.Marker({ element: pin })
-      .setLngLat([location.longitude, location.latitude])
-      .addTo(map);
-    return () => void marker.remove();
-  }, [map, view, highlightedKey, locations]);
+    if (!map || !pin) return () => button?.classList.remove('cluster--active');
+    const element = document.createElement('div');
+    element.className = `cluster-map__pin cluster-map__pin--${pin.type}`;
+    element.setAttribute('aria-hidden', 'true');
+    const placed = new maplibregl.Marker({ element }).setLngLat([pin.longitude, pin.latitude]).addTo(map);
+    return () => void placed.remove();
+  }, [map, view, tab, highlightedKey, locations]);
 
   // The user's position, when known: shown, and the map goes there.
   useEffect(() => {
@@ -234,42 +158,16 @@ export default function StreetMapView({
     return () => void marker.remove();
   }, [map, userLocation]);
 
-  const card = open && map ? map.project([open.cluster.lng, open.cluster.lat]) : null;
   return (
-    <div className="street-map" onKeyDown={(e) => e.key === 'Escape' && setOpen(null)}>
-      <div ref={container} className="street-map__canvas" onClick={() => setOpen(null)} />
-      {moved && onSearchArea && camera && (
-        <button
-          type="button"
-          className="button button--primary button--small street-map__search-area"
-          onClick={() => {
-            setMoved(false);
-            onSearchArea(camera.box);
-          }}
-        >
-          Search this area
-        </button>
-      )}
-      <p className="street-map__status" role="status">
-        {failed
-          ? 'The map could not load its counts. Move the map to try again.'
-          : view
-            ? `${view.answer.total} ${tab === 'cats' ? 'cats' : 'bodegas'} in view`
-            : ''}
-      </p>
-      {open &&
-        card &&
-        (open.location ? (
-          <InfoCard
-            location={open.location}
-            x={card.x}
-            y={card.y}
-            containerWidth={container.current?.clientWidth ?? 0}
-            onMouseEnter={() => {}}
-            onMouseLeave={() => {}}
-          />
-        ) : null)}
-      <MapLegend showUser={userLocation !== null} />
+    <div className="street-map" onKeyDown={(e) => e.key === 'Escape' && clusters.close()}>
+      <div ref={container} className="street-map__canvas" onClick={clusters.close} />
+      <ClusterMapChrome
+        tab={tab}
+        clusters={clusters}
+        cardAt={open && map ? map.project([open.cluster.lng, open.cluster.lat]) : null}
+        width={container.current?.clientWidth ?? 0}
+        showUser={userLocation !== null}
+      />
     </div>
   );
 }

@@ -1,4 +1,6 @@
 import type { Coordinates } from '../../../../lib/coordinates.ts';
+import type { Box } from '../../model/map-clusters.ts';
+import type { SearchState } from '../../model/search-state.ts';
 
 export type LocationType = 'cat' | 'bodega';
 
@@ -26,6 +28,14 @@ export type MapViewProps = {
   unplottedCount?: number;
   /** A place picked in the map's own search box (only maps that have one call this). */
   onPlacePicked?(address: string, position: Coordinates): void;
+};
+
+/** A map that shows the whole city's clusters for its view (MapLibre's or Google's). */
+export type ClusterMapProps = MapViewProps & {
+  state: SearchState;
+  /** The box the list is limited to ("Search this area"), if any. */
+  area: Box | null;
+  onSearchArea?(box: Box): void;
 };
 
 /** Midtown Manhattan. */

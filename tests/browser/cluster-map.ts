@@ -1,0 +1,74 @@
+// What the browser tests of the two cluster maps (the street map and the Google map) share: cats
+// put on the map through the API, the counts read back from the cluster buttons and the status
+// line, and a cat added and deleted inside the searched area changing the count live.
+import { expect } from 'vitest';
+import type { Page } from 'playwright-core';
+import { callApi, type RunningServer } from './harness.ts';
+
+export type Shop = { bodega_name: string; address: string; latitude: number; longitude: number };
+type Cat = { id: number; version: number };
+
+export async function addCat(server: RunningServer, token: string, name: string, shop: Shop): Promise<Cat> {
+  const reply = await callApi(server, 'POST', '/api/cats', { name, ...shop }, token);
+  if (reply.status !== 201) throw new Error(`add cat failed: ${reply.status} ${JSON.stringify(reply.body)}`);
+  return reply.body.cat as Cat;
+}
+
+export async function deleteCat(server: RunningServer, token: string, cat: Cat): Promise<void> {
+  const response = await fetch(`${server.baseUrl}/api/cats/${cat.id}`, {
+    method: 'DELETE',
+    headers: { Authorization: `Bearer ${token}`, 'If-Match': String(cat.version) },
+  });
+  if (response.status !== 200) throw new Error(`delete cat failed: ${response.status}`);
+}
+
+/** Every cluster's count, read from the buttons' names (a named single cat counts one). */
+export async function counts(page: Page): Promise<number[]> {
+  const names = await page
+    .locator('button.cluster')
+    .evaluateAll((buttons) => buttons.map((b) => b.getAttribute('aria-label') ?? ''));
+  return names.map((name) => Number(/^(\d+) cats? near here$/.exec(name)?.[1] ?? 1));
+}
+
+const sum = (numbers: number[]) => numbers.reduce((a, b) => a + b, 0);
+
+export async function inView(page: Page): Promise<number> {
+  const text = await page.locator('.cluster-map__status').textContent({ timeout: 15_000 });
+  return Number(/^(\d+) cats? in view$/.exec(text ?? '')?.[1] ?? NaN);
+}
+
+export async function waitForInView(page: Page, check: (n: number) => boolean): Promise<void> {
+  await expect.poll(() => inView(page), { timeout: 15_000 }).toSatisfy(check);
+}
+
+/**
+ * With an area searched: a cat added at its centre joins the open map's count, and leaves it when
+ * deleted, without the map asking the server again (`mapRequests` collects its /api/map requests).
+ */
+export async function expectLiveCountInArea(
+  page: Page,
+  server: RunningServer,
+  token: string,
+  mapRequests: unknown[],
+): Promise<void> {
+  const [west, south, east, north] = /area=([^&]+)/
+    .exec(decodeURIComponent(page.url()))![1]!
+    .split(',')
+    .map(Number) as [number, number, number, number];
+  await page.waitForTimeout(500);
+  const asked = mapRequests.length;
+  const before = await inView(page);
+  const newcomer = await addCat(server, token, 'Newcomer', {
+    bodega_name: 'Brand New Deli',
+    address: '1 New St, New York, NY',
+    latitude: (south + north) / 2,
+    longitude: (west + east) / 2,
+  });
+  await waitForInView(page, (n) => n === before + 1);
+  expect(sum(await counts(page))).toBe(before + 1);
+  expect(mapRequests.length).toBe(asked);
+  await deleteCat(server, token, newcomer);
+  await waitForInView(page, (n) => n === before);
+  expect(sum(await counts(page))).toBe(before);
+  expect(mapRequests.length).toBe(asked);
+}
