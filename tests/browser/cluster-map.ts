@@ -5,6 +5,21 @@ import { expect } from 'vitest';
 import type { Page } from 'playwright-core';
 import { callApi, type RunningServer } from './harness.ts';
 
+/** The five boroughs as a searched area: the map opens on the whole city. */
+export const CITY_AREA = '-74.26,40.49,-73.7,40.92';
+
+/** The first /api/map request of a page opened without an area: midtown at the default zoom. */
+export function expectMidtownStart(mapRequest: string | URL, zoom: number): void {
+  const params = new URL(mapRequest).searchParams;
+  const box = ['west', 'south', 'east', 'north'].map((k) => Number(params.get(k)));
+  const [west, south, east, north] = box as [number, number, number, number];
+  expect(Number(params.get('zoom'))).toBe(zoom);
+  expect((west + east) / 2).toBeCloseTo(-73.984, 2);
+  expect((south + north) / 2).toBeCloseTo(40.7549, 2);
+  // Zoom 12 on Google's scale: some 10 km across on a desktop map, not the whole city.
+  expect(east - west).toBeLessThan(0.3);
+}
+
 export type Shop = { bodega_name: string; address: string; latitude: number; longitude: number };
 type Cat = { id: number; version: number };
 

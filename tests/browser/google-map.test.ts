@@ -5,7 +5,15 @@
 // both ways, a single cat's card by mouse and keyboard, and a drag offering the area again.
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { addCat, counts, expectLiveCountInArea, inView, waitForInView } from './cluster-map.ts';
+import {
+  addCat,
+  CITY_AREA,
+  counts,
+  expectLiveCountInArea,
+  expectMidtownStart,
+  inView,
+  waitForInView,
+} from './cluster-map.ts';
 import { browserSuite, gotoRoute, newPage, registerUser, screenshot, type TestUser } from './harness.ts';
 
 const STAND_IN = readFileSync(new URL('./google-maps-stand-in.js', import.meta.url), 'utf8');
@@ -52,8 +60,14 @@ async function openMap(route: string, viewport: 'desktop' | 'phone' = 'desktop')
 }
 
 describe('the Google map', () => {
-  it('shows the city as cluster buttons, zooms into one, searches the area and counts a new cat live', async () => {
+  it('opens on midtown, shows the city as cluster buttons, zooms into one, searches the area and counts a new cat live', async () => {
     const { context, page, mapRequests } = await openMap('/search');
+    // Midtown at zoom 12; clusters are asked for one level lower, on the street map's scale.
+    await expect.poll(() => mapRequests.length, { timeout: 15_000 }).toBeGreaterThan(0);
+    expectMidtownStart(mapRequests[0]!, 11);
+
+    await gotoRoute(page, suite.server, `/search?area=${CITY_AREA}`);
+    await page.getByRole('heading', { name: `Cats Found (${CAT_COUNT})` }).waitFor({ timeout: 15_000 });
     await waitForInView(page, (n) => n === CAT_COUNT);
     const whole = await counts(page);
     expect(whole.reduce((a, b) => a + b, 0)).toBe(CAT_COUNT);
@@ -131,7 +145,7 @@ describe('the Google map', () => {
   });
 
   it('fits a phone screen, its count and "Search this area" clear of the place search box', async () => {
-    const { context, page } = await openMap('/search', 'phone');
+    const { context, page } = await openMap(`/search?area=${CITY_AREA}`, 'phone');
     await waitForInView(page, (n) => n === CAT_COUNT);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
     await page.locator('.gmap').scrollIntoViewIfNeeded();

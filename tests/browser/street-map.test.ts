@@ -5,7 +5,15 @@
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { addCat, counts, expectLiveCountInArea, inView, waitForInView } from './cluster-map.ts';
+import {
+  addCat,
+  CITY_AREA,
+  counts,
+  expectLiveCountInArea,
+  expectMidtownStart,
+  inView,
+  waitForInView,
+} from './cluster-map.ts';
 import {
   browserSuite,
   callApi,
@@ -74,7 +82,7 @@ function cspViolations(page: Page): string[] {
 }
 
 describe('the street map', () => {
-  it('draws the whole city as cluster buttons, zooms into one, searches the area and counts a new cat live', async () => {
+  it('opens on midtown, draws the whole city as cluster buttons, zooms into one, searches the area and counts a new cat live', async () => {
     const { context, page } = await newPage(suite.browser);
     const violations = cspViolations(page);
     const mapRequests: string[] = [];
@@ -82,6 +90,13 @@ describe('the street map', () => {
     await gotoRoute(page, suite.server, '/search');
     await page.locator('.street-map canvas').waitFor({ timeout: 20_000 });
     expect(await page.getByRole('region', { name: /^Street map\./ }).count()).toBe(1);
+    // Midtown at the spec's zoom 12 (Google's scale; 11 on the street map's 512-pixel tiles).
+    await expect.poll(() => mapRequests.length, { timeout: 15_000 }).toBeGreaterThan(0);
+    expectMidtownStart(mapRequests[0]!, 11);
+
+    // The five boroughs as the searched area: every cat is in view.
+    await gotoRoute(page, suite.server, `/search?area=${CITY_AREA}`);
+    await page.getByRole('heading', { name: `Cats Found (${CAT_COUNT})` }).waitFor({ timeout: 15_000 });
     await waitForInView(page, (n) => n === CAT_COUNT);
     await clusterButtons(page).first().waitFor();
     const whole = await counts(page);
@@ -247,7 +262,7 @@ describe('the street map', () => {
 
   it('fits a phone screen', async () => {
     const { context, page } = await newPage(suite.browser, { viewport: 'phone' });
-    await gotoRoute(page, suite.server, '/search');
+    await gotoRoute(page, suite.server, `/search?area=${CITY_AREA}`);
     await clusterButtons(page).first().waitFor({ timeout: 20_000 });
     const width = await page.evaluate(() => document.documentElement.scrollWidth);
     expect(width).toBeLessThanOrEqual(375);

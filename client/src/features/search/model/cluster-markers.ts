@@ -4,8 +4,6 @@ import type { MapLocation } from '../components/map/types.ts';
 import { clusterLabel, sameCellAs, type Box, type Cluster, type ClusterView } from './map-clusters.ts';
 import type { SearchState } from './search-state.ts';
 
-/** The five boroughs: the first view when the URL names no area. */
-export const CITY_BOX: Box = { west: -74.26, south: 40.49, east: -73.7, north: 40.92 };
 /** Zooming into a cluster stops here: every location is its own cluster from zoom 17. */
 export const MAX_CLUSTER_ZOOM = 17;
 /** How long after a live change its cluster still plays the bump. */

@@ -13,7 +13,7 @@ import {
   StandaloneSearchBox,
 } from '@react-google-maps/api';
 import type { Camera } from '../../hooks/use-map-clusters.ts';
-import { CITY_BOX, clusterMarker, highlightOf } from '../../model/cluster-markers.ts';
+import { clusterMarker, highlightOf } from '../../model/cluster-markers.ts';
 import { formatArea, type Cluster } from '../../model/map-clusters.ts';
 import { ClusterMapChrome } from './ClusterMapChrome.tsx';
 import { cameraOf, clusterZoomOf, googleZoomOf, pixelOf } from './google-camera.ts';
@@ -137,16 +137,14 @@ export default function GoogleMapView({
   /** Set while the map moves on its own (to an area or the user): that is not the user's move. */
   const quiet = useRef(true);
 
-  // The first view is the searched area or the whole city, as on the street map. Later, a searched
-  // area from elsewhere (back and forward, a link, a spot's cluster) is brought into view; the one
-  // just searched from this view is already there.
-  const placed = useRef(false);
+  // The first view is the searched area or, as on the street map, midtown at the default zoom (the
+  // map's own props). A searched area from elsewhere (back and forward, a link, a spot's cluster)
+  // is brought into view; the one just searched from this view is already there.
   useEffect(() => {
-    if (!map) return;
-    const box = area ?? (placed.current ? null : CITY_BOX);
-    placed.current = true;
+    if (!map || !area) return;
+    const box = area;
     const now = cameraOf(map);
-    if (!box || (now && formatArea(now.box) === formatArea(box))) return;
+    if (now && formatArea(now.box) === formatArea(box)) return;
     quiet.current = true;
     map.fitBounds(box, 8);
   }, [map, area]);

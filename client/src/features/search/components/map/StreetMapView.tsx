@@ -3,15 +3,15 @@
 // "12 cats near here"; a click zooms in, a single item opens its card), the current results'
 // highlighted item pinned, live counts, and "Search this area" once the map has moved. Loaded on
 // demand, with maplibre-gl, so the search page's first chunk does not carry it.
-import maplibregl from 'maplibre-gl';
+import maplibregl, { type LngLatBoundsLike, type LngLatLike } from 'maplibre-gl';
 import 'maplibre-gl/dist/maplibre-gl.css';
 import { useEffect, useReducer, useRef, useState } from 'react';
 import { openStreetMap, type StreetMapFailure } from '../../../../lib/street-map.ts';
 import type { Camera } from '../../hooks/use-map-clusters.ts';
-import { CITY_BOX, clusterMarker, highlightOf } from '../../model/cluster-markers.ts';
+import { clusterMarker, highlightOf } from '../../model/cluster-markers.ts';
 import { formatArea } from '../../model/map-clusters.ts';
 import { ClusterMapChrome } from './ClusterMapChrome.tsx';
-import type { ClusterMapProps } from './types.ts';
+import { DEFAULT_CENTER, STREET_DEFAULT_ZOOM, type ClusterMapProps } from './types.ts';
 import { useClusterMap, type ClusterMapCamera } from './use-cluster-map.ts';
 import './street-map.css';
 
@@ -63,12 +63,17 @@ export default function StreetMapView({
   useEffect(() => {
     const element = container.current;
     if (!element) return;
-    const start = area ?? CITY_BOX;
+    // The searched area, or midtown at the spec's default zoom.
+    const start = area
+      ? {
+          bounds: [area.west, area.south, area.east, area.north] as LngLatBoundsLike,
+          fitBoundsOptions: { padding: 8 },
+        }
+      : { center: [DEFAULT_CENTER.lng, DEFAULT_CENTER.lat] as LngLatLike, zoom: STREET_DEFAULT_ZOOM };
     const created = openStreetMap({
       container: element,
       style: styleUrl,
-      bounds: [start.west, start.south, start.east, start.north],
-      fitBoundsOptions: { padding: 8 },
+      ...start,
       attributionControl: { compact: false },
       title: 'Street map. Arrow keys pan, plus and minus zoom; the list beside it has every result.',
       onStyled(map) {

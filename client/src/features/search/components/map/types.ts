@@ -38,9 +38,12 @@ export type ClusterMapProps = MapViewProps & {
   onSearchArea?(box: Box): void;
 };
 
-/** Midtown Manhattan. */
+/** Midtown Manhattan: the first view of a map when the URL names no area. */
 export const DEFAULT_CENTER: Coordinates = { lat: 40.7549, lng: -73.984 };
+/** In Google's levels (256-pixel tiles). */
 export const DEFAULT_ZOOM = 12;
+/** The same view on the street map, whose levels count 512-pixel tiles: one level lower. */
+export const STREET_DEFAULT_ZOOM = DEFAULT_ZOOM - 1;
 export const PLACE_ZOOM = 15;
 
 export const TYPE_LABEL: Record<LocationType, string> = { cat: 'Cat', bodega: 'Bodega' };
