@@ -119,6 +119,15 @@ async function keyForSealing(trx: Kysely<DB>, userId: number): Promise<Buffer | 
   return keyForSealing(trx, userId);
 }
 
+/** The personal fields of an event and whose they are; null for an event that has none. */
+export function personalFieldsOf(
+  type: string,
+  data: Record<string, unknown>,
+): { owner: number; fields: readonly string[] } | null {
+  const owner = ownerOf(type, data);
+  return owner === null ? null : { owner, fields: PERSONAL_FIELDS[type as EventType]!.fields };
+}
+
 function ownerOf(type: string, data: Record<string, unknown>): number | null {
   const spec = PERSONAL_FIELDS[type as EventType];
   if (!spec) return null;
