@@ -4,7 +4,7 @@
 // deletes its key: its events stay in the log, but those fields can never be opened again and read
 // as ERASED. Appends seal (sealEventData), every read of the log opens (openEvents).
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import { Unauthorized } from '../errors.ts';
 import { SCHEMA_VERSIONS, streamIds, type EventType, type NewEvent, type RecordedEvent } from './types.ts';
@@ -13,6 +13,20 @@ import { SCHEMA_VERSIONS, streamIds, type EventType, type NewEvent, type Recorde
 export const ERASED = '[erased]';
 
 export const ACCOUNT_GONE = 'This account no longer exists. Please sign up or log in again.';
+
+/**
+ * The lock that orders a person's writes against the deletion of their account, as an advisory
+ * lock call for passWriterGate's list: shared for a write by the person, exclusive for the
+ * deletion. Both take it right after the writer gate, before any other lock, so neither can hold
+ * what the other needs while it waits: a deletion locks the account and then the photos of each
+ * cat or bodega the person has photos of, while an upload locks the target's photos and only later
+ * (sealing its caption, keyForSealing) the account, and those two orders deadlocked. Advisory, so
+ * it gives the transaction no id (see lockTarget in targets.ts).
+ */
+export function accountWriteLock(userId: number, mode: 'shared' | 'exclusive'): RawBuilder<unknown> {
+  const key = sql`hashtextextended(${`account-writes-${userId}`}, 0)`;
+  return mode === 'shared' ? sql`pg_advisory_xact_lock_shared(${key})` : sql`pg_advisory_xact_lock(${key})`;
+}
 
 /** The personal fields of each event type, and the field naming whose they are. */
 export const PERSONAL_FIELDS: Partial<Record<EventType, { owner: string; fields: readonly string[] }>> = {
