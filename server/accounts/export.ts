@@ -75,7 +75,7 @@ const LOG_ABOUT =
   'Every event in the log that this person caused (metadata.actor_id) or that names them ' +
   '(user_id, uploaded_by, created_by, moderator_id, or their account and saves streams), oldest ' +
   'first, as the product reads them: their own personal fields (review comments, photo captions, ' +
-  'report comments) opened with their data key. The log stores those fields sealed under that key, ' +
+  'report comments, notes on moderation decisions) opened with their data key. The log stores those fields sealed under that key, ' +
   'and every other field as shown here. Failed sign-ins are counted under hashes of the name and ' +
   'address and cannot be attributed to anyone; photo files are under UPLOAD_DIR at the paths above.';
 

@@ -1,5 +1,5 @@
 // Crypto-shredding of personal data in the event log. The free text people write (review comments,
-// photo captions, report comments) is stored sealed (AES-256-GCM) under a data key of its own
+// photo captions, report comments, moderators' decision notes) is stored sealed (AES-256-GCM) under a data key of its own
 // author, kept in user_keys and itself wrapped by the master key DATA_KEY. Deleting an account
 // deletes its key: its events stay in the log, but those fields can never be opened again and read
 // as ERASED. Appends seal (sealEventData), every read of the log opens (openEvents).
@@ -33,6 +33,8 @@ export const PERSONAL_FIELDS: Partial<Record<EventType, { owner: string; fields:
   ReviewPosted: { owner: 'user_id', fields: ['comment'] },
   PhotoUploaded: { owner: 'uploaded_by', fields: ['caption'] },
   ContentReported: { owner: 'user_id', fields: ['comment'] },
+  // A moderator's note on a decision is their own free text (it may well name or quote others).
+  ModerationDecided: { owner: 'moderator_id', fields: ['note'] },
 };
 
 export const PERSONAL_EVENT_TYPES = Object.keys(PERSONAL_FIELDS) as EventType[];
@@ -241,7 +243,7 @@ export async function countPlainEvents(db: Kysely<DB>): Promise<number> {
 
 /**
  * The one rewrite of history the log allows (see the README, "Personal data"): events stored
- * before sealing existed (schema v1, personal fields in plain text) are rewritten with those
+ * before their fields were sealed (schema v1, personal fields in plain text) are rewritten with those
  * fields sealed, as the current schema version. Nothing else in the row changes; run at start,
  * after migrations. Answers how many events it rewrote.
  */
