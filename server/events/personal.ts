@@ -16,12 +16,14 @@ export const ACCOUNT_GONE = 'This account no longer exists. Please sign up or lo
 
 /**
  * The lock that orders a person's writes against the deletion of their account, as an advisory
- * lock call for passWriterGate's list: shared for a write by the person, exclusive for the
- * deletion. Both take it right after the writer gate, before any other lock, so neither can hold
- * what the other needs while it waits: a deletion locks the account and then the photos of each
- * cat or bodega the person has photos of, while an upload locks the target's photos and only later
- * (sealing its caption, keyForSealing) the account, and those two orders deadlocked. Advisory, so
- * it gives the transaction no id (see lockTarget in targets.ts).
+ * lock call for passWriterGate's list: shared for a write by the person (a photo upload, a report,
+ * a moderator's decision, any write with an Idempotency-Key), exclusive for the deletion. Both
+ * take it right after the writer gate, before any other lock, so neither can hold what the other
+ * needs while it waits: a deletion locks the account row and then the photos of each cat or bodega
+ * the person has photos of (and the rows of their reviews and photos), while those writes lock the
+ * target first and the account row only when they seal the person's text (keyForSealing); in
+ * those two orders they deadlocked. Advisory, so it gives the transaction no id (see lockTarget in
+ * targets.ts).
  */
 export function accountWriteLock(userId: number, mode: 'shared' | 'exclusive'): RawBuilder<unknown> {
   const key = sql`hashtextextended(${`account-writes-${userId}`}, 0)`;

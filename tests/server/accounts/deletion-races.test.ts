@@ -1,13 +1,17 @@
-// Deleting an account while the same person's photo upload is being written. Both lock the
-// person's account and the photos of the cat the person already has a photo of; taken in opposite
-// orders they deadlocked, and one of the two callers got an error. Whatever the timing, the upload
-// must either commit first (and then go with the account) or be refused with 401, and the deletion
-// must succeed.
+// Deleting an account while the same person's write is in flight. A photo upload locks the cat's
+// photos and then, sealing its caption, the account; a deletion locks the account and then the
+// photos of each cat the person has photos of. A moderator's decision holds the content it decides
+// on and then, sealing its note, the account; a deletion locks the account and then the rows of the
+// person's reviews. Taken in those opposite orders they deadlocked, and one of the two callers got
+// an error. Whatever the timing, the write must either commit first (and what it added goes with
+// the account) or be refused with a 4xx, and the deletion must succeed.
 import { sql, type RawBuilder } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../../../server/accounts/passwords.ts';
 import { openDatabase, type Database } from '../../../server/db/database.ts';
-import { nextId } from '../../../server/events/store.ts';
+import { ERASED } from '../../../server/events/personal.ts';
+import { nextId, readStream } from '../../../server/events/store.ts';
+import { setRole } from '../../../server/moderation/roles.ts';
 import { createPhotoTestApp, type PhotoTestApp } from '../photos/helpers.ts';
 import { multipartForm } from '../../helpers/multipart-form.ts';
 import { person, request, smallPng, type Person } from '../../helpers/world.ts';
@@ -178,6 +182,36 @@ describe('deleting an account during its own photo upload', () => {
       );
       await expectClean(who, uploaded, deleted);
       expect(uploaded.status).toBe(401);
+    },
+    60_000,
+  );
+
+  it.skipIf(!process.env.TEST_DATABASE_URL)(
+    'a moderator’s decision on their own review, caught holding it, commits first',
+    async () => {
+      const who = await personWithPhoto('moderator');
+      await setRole(t.services, who.username, 'moderator');
+      const review = await t.services.database.db
+        .selectFrom('reviews')
+        .select('id')
+        .where('user_id', '=', who.id)
+        .executeTakeFirstOrThrow();
+      const reviewId = Number(review.id);
+      const [decided, deleted] = await whileHeld(
+        sql`select id from reviews where id = ${reviewId} for update`,
+        () =>
+          request(t, 'POST', `/api/moderation/review/${reviewId}`, {
+            as: who,
+            body: { action: 'hide', note: 'Hiding my own review' },
+          }),
+        () => deleteAccount(who),
+      );
+      expect(deleted.status, JSON.stringify(deleted.body)).toBe(200);
+      expect(decided.status, JSON.stringify(decided.body)).toBe(200);
+      const { db } = t.services.database;
+      expect(await db.selectFrom('reviews').select('id').where('id', '=', reviewId).execute()).toEqual([]);
+      const decisions = await readStream(db, `moderation-review-${reviewId}`, ['ModerationDecided']);
+      expect(decisions.map((e) => (e.data as { note: string }).note)).toEqual([ERASED]);
     },
     60_000,
   );
