@@ -44,9 +44,9 @@ export class RunningApp {
     return res;
   }
 
-  /** doctor, migrate, seed, role, account-delete: one JSON answer. */
+  /** doctor, migrate, seed, role, account-delete, account-export: one JSON answer. */
   async call<T>(
-    command: 'doctor' | 'migrate' | 'seed' | 'role' | 'account-delete',
+    command: 'doctor' | 'migrate' | 'seed' | 'role' | 'account-delete' | 'account-export',
     body: object = {},
   ): Promise<T> {
     return (await (await this.post(command, body, 10 * 60_000)).json()) as T;
@@ -91,12 +91,15 @@ export function runningAppFor(error: DataDirectoryLockedError): RunningApp | nul
 /**
  * Called with the error from opening the database. A data directory held by a running app gives
  * that app; held by another process, the lock's message is printed and the script exits 1; any
- * other error is thrown on.
+ * other error is thrown on. `notice: 'stderr'` keeps stdout for the command's own output (a
+ * document printed there must be nothing but the document).
  */
-export function runningAppOrExit(error: unknown): RunningApp {
+export function runningAppOrExit(error: unknown, options: { notice?: 'stdout' | 'stderr' } = {}): RunningApp {
   if (!(error instanceof DataDirectoryLockedError)) throw error;
   const app = runningAppFor(error) ?? exitWith(error.message);
   const where = path.relative(process.cwd(), error.dataDir) || '.';
-  console.log(`${where} is open in the running app (pid ${app.channel.pid}); running this there.`);
+  const notice = `${where} is open in the running app (pid ${app.channel.pid}); running this there.`;
+  if (options.notice === 'stderr') console.error(notice);
+  else console.log(notice);
   return app;
 }

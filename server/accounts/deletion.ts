@@ -7,8 +7,8 @@
 import type { Kysely } from 'kysely';
 import type { DB, PhotoRow } from '../db/schema.ts';
 import { Unauthorized } from '../errors.ts';
-import { ACCOUNT_GONE } from '../events/personal.ts';
-import type { EventStore } from '../events/store.ts';
+import { ACCOUNT_GONE, accountWriteLock } from '../events/personal.ts';
+import { passWriterGate, type EventStore } from '../events/store.ts';
 import { streamIds } from '../events/types.ts';
 import { forgetIdempotentAnswers } from '../http/idempotency.ts';
 import { clearRecentlyViewed } from '../lists/recently-viewed.ts';
@@ -26,8 +26,12 @@ export async function deleteAccount(
   command: AccountCommand & { username: string },
 ): Promise<PhotoRow[]> {
   const { userId, metadata } = command;
-  // The account row first: a write that seals under the person's key holds it (key share) and so
-  // finishes before this goes on, or starts after and finds no account (401).
+  // The person's account lock first, which their uploads take before the photo locks that the
+  // photo deletions below take too (accountWriteLock): an upload in flight commits before this goes
+  // on, and its photo is deleted with the rest; one that comes later waits, then is refused (401).
+  // Then the account row: any other write that seals under the person's key holds it (key share)
+  // and so finishes before this goes on, or starts after and finds no account (401).
+  await passWriterGate(trx, [accountWriteLock(userId, 'exclusive')]);
   const account = await trx
     .selectFrom('users')
     .select('id')

@@ -1,10 +1,10 @@
 // Crypto-shredding of personal data in the event log. The free text people write (review comments,
-// photo captions, report comments) is stored sealed (AES-256-GCM) under a data key of its own
+// photo captions, report comments, moderators' decision notes) is stored sealed (AES-256-GCM) under a data key of its own
 // author, kept in user_keys and itself wrapped by the master key DATA_KEY. Deleting an account
 // deletes its key: its events stay in the log, but those fields can never be opened again and read
 // as ERASED. Appends seal (sealEventData), every read of the log opens (openEvents).
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import { Unauthorized } from '../errors.ts';
 import { SCHEMA_VERSIONS, streamIds, type EventType, type NewEvent, type RecordedEvent } from './types.ts';
@@ -14,11 +14,29 @@ export const ERASED = '[erased]';
 
 export const ACCOUNT_GONE = 'This account no longer exists. Please sign up or log in again.';
 
+/**
+ * The lock that orders a person's writes against the deletion of their account, as an advisory
+ * lock call for passWriterGate's list: shared for a write by the person (a photo upload, a report,
+ * a moderator's decision, any write with an Idempotency-Key), exclusive for the deletion. Both
+ * take it right after the writer gate, before any other lock, so neither can hold what the other
+ * needs while it waits: a deletion locks the account row and then the photos of each cat or bodega
+ * the person has photos of (and the rows of their reviews and photos), while those writes lock the
+ * target first and the account row only when they seal the person's text (keyForSealing); in
+ * those two orders they deadlocked. Advisory, so it gives the transaction no id (see lockTarget in
+ * targets.ts).
+ */
+export function accountWriteLock(userId: number, mode: 'shared' | 'exclusive'): RawBuilder<unknown> {
+  const key = sql`hashtextextended(${`account-writes-${userId}`}, 0)`;
+  return mode === 'shared' ? sql`pg_advisory_xact_lock_shared(${key})` : sql`pg_advisory_xact_lock(${key})`;
+}
+
 /** The personal fields of each event type, and the field naming whose they are. */
 export const PERSONAL_FIELDS: Partial<Record<EventType, { owner: string; fields: readonly string[] }>> = {
   ReviewPosted: { owner: 'user_id', fields: ['comment'] },
   PhotoUploaded: { owner: 'uploaded_by', fields: ['caption'] },
   ContentReported: { owner: 'user_id', fields: ['comment'] },
+  // A moderator's note on a decision is their own free text (it may well name or quote others).
+  ModerationDecided: { owner: 'moderator_id', fields: ['note'] },
 };
 
 export const PERSONAL_EVENT_TYPES = Object.keys(PERSONAL_FIELDS) as EventType[];
@@ -117,6 +135,15 @@ async function keyForSealing(trx: Kysely<DB>, userId: number): Promise<Buffer | 
   if (inserted.rows.length > 0) return key;
   // Another write made the key first (and has committed: the conflict waited for it).
   return keyForSealing(trx, userId);
+}
+
+/** The personal fields of an event and whose they are; null for an event that has none. */
+export function personalFieldsOf(
+  type: string,
+  data: Record<string, unknown>,
+): { owner: number; fields: readonly string[] } | null {
+  const owner = ownerOf(type, data);
+  return owner === null ? null : { owner, fields: PERSONAL_FIELDS[type as EventType]!.fields };
 }
 
 function ownerOf(type: string, data: Record<string, unknown>): number | null {
@@ -218,7 +245,7 @@ export async function countPlainEvents(db: Kysely<DB>): Promise<number> {
 
 /**
  * The one rewrite of history the log allows (see the README, "Personal data"): events stored
- * before sealing existed (schema v1, personal fields in plain text) are rewritten with those
+ * before their fields were sealed (schema v1, personal fields in plain text) are rewritten with those
  * fields sealed, as the current schema version. Nothing else in the row changes; run at start,
  * after migrations. Answers how many events it rewrote.
  */

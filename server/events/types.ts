@@ -161,7 +161,7 @@ export const SCHEMA_VERSIONS: Record<EventType, number> = {
   ContentReported: 2, // comment sealed
   ContentHidden: 1,
   ContentRestored: 1,
-  ModerationDecided: 1,
+  ModerationDecided: 2, // note sealed
 };
 
 export const streamIds = {

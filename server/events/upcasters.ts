@@ -44,6 +44,6 @@ export function upcast(
 // Schema v1 of these stored personal fields in plain text; v2 stores them sealed (personal.ts). Both
 // read the same once opened, so the step changes nothing in the payload; at start, sealPlainEvents
 // rewrites the v1 rows still stored as v2, so no plain text stays in the log.
-for (const type of ['ReviewPosted', 'PhotoUploaded', 'ContentReported'] as const) {
+for (const type of ['ReviewPosted', 'PhotoUploaded', 'ContentReported', 'ModerationDecided'] as const) {
   registerUpcaster(type, 1, (data) => data);
 }

@@ -5,7 +5,8 @@ import { sql, type Kysely } from 'kysely';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { DB } from '../db/schema.ts';
 import { Conflict, Invalid } from '../errors.ts';
-import { writeTransaction, type WriteTransactionOptions } from '../events/store.ts';
+import { accountWriteLock } from '../events/personal.ts';
+import { passWriterGate, writeTransaction, type WriteTransactionOptions } from '../events/store.ts';
 
 export type CommandResult = { status: number; body: unknown };
 
@@ -19,7 +20,8 @@ function requestHash(request: FastifyRequest): string {
  * Runs a write in one transaction, through the writer gate (see writeTransaction). With an Idempotency-Key header (signed-in callers), a repeat of
  * the same request returns the stored first result and changes nothing; the same key with a
  * different request is a 409. `options.gateFirst` applies without a key only: with one, the key's
- * row lock comes first, so the gate is passed before it.
+ * row lock comes first, so the gate is passed before it, together with the caller's account lock
+ * (accountWriteLock).
  */
 /** How long a key's first answer is kept; clients retry within seconds or minutes, not days. */
 export const KEY_LIFETIME_HOURS = 24;
@@ -54,7 +56,10 @@ export async function runCommand(
     });
   pruneExpired(db, request.log);
   const hash = requestHash(request);
-  const result = await writeTransaction(db, async (trx) => {
+  const keyed = async (trx: Kysely<DB>) => {
+    // The caller's account lock with the gate, before the key's row lock: an account deletion
+    // takes that lock first and then deletes the person's keys (see accountWriteLock).
+    await passWriterGate(trx, [accountWriteLock(userId, 'shared')]);
     const seen = await trx
       .selectFrom('idempotency_keys')
       .selectAll()
@@ -98,7 +103,8 @@ export async function runCommand(
         'idempotency_key_in_use',
       );
     return { ...fresh, replayed: false };
-  });
+  };
+  const result = await writeTransaction(db, keyed, { gateFirst: true });
   if (result.replayed) reply.header('idempotent-replayed', 'true');
   return reply.status(result.status).send(result.body);
 }

@@ -16,6 +16,7 @@ import { projections } from '../domains.ts';
 import { replay } from '../events/replay.ts';
 import { seedDemoData } from '../catalogue/demo-city.ts';
 import { setRole } from '../moderation/roles.ts';
+import { exportAccountByUsername } from '../accounts/export.ts';
 import { deleteAccountByUsername } from '../accounts/operator.ts';
 import { databaseChecks } from './doctor-checks.ts';
 import { sameSecret } from './routes.ts';
@@ -73,8 +74,8 @@ function isLocal(request: FastifyRequest): boolean {
 }
 
 /**
- * Registers POST /ops/doctor, /ops/migrate, /ops/seed, /ops/role, /ops/account-delete and
- * /ops/replay, bound to `token`.
+ * Registers POST /ops/doctor, /ops/migrate, /ops/seed, /ops/role, /ops/account-delete,
+ * /ops/account-export and /ops/replay, bound to `token`.
  */
 export async function registerLocalOperatorRoutes(app: FastifyInstance, token: string): Promise<void> {
   const { services } = app;
@@ -117,6 +118,19 @@ export async function registerLocalOperatorRoutes(app: FastifyInstance, token: s
         const { username } = request.body ?? {};
         if (typeof username !== 'string' || username === '') throw new Invalid('username is required');
         return deleteAccountByUsername(services, username);
+      },
+    );
+
+    scope.post<{ Body: { username?: unknown } }>(
+      '/ops/account-export',
+      { schema: { hide: true } },
+      async (request, reply) => {
+        const { username } = request.body ?? {};
+        if (typeof username !== 'string' || username === '') throw new Invalid('username is required');
+        const document = await exportAccountByUsername(services, username);
+        // A person's data: nothing on the way may keep a copy.
+        reply.header('cache-control', 'no-store');
+        return document;
       },
     );
 

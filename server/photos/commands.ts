@@ -2,7 +2,7 @@
 // decided, in the caller's transaction after taking the target's photo lock, so uploads, primary
 // switches, deletes and the worker's outcomes for one cat or bodega commit one at a time, in the
 // order the log then replays them.
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { DB, PhotoRow } from '../db/schema.ts';
 import type { EventStore } from '../events/store.ts';
 import { requireTarget, type Target, type TargetRow } from '../events/targets.ts';
@@ -11,9 +11,13 @@ import type { AuthUser } from '../plugins/auth.ts';
 import { decidePhoto, photoDeleted, type NewPhoto, type PhotoState } from './photo.ts';
 import { findPhoto } from './read.ts';
 
+/** The target's photo lock as an advisory lock call, for passWriterGate's list of locks. */
+export function targetPhotosLock(target: Target): RawBuilder<unknown> {
+  return sql`pg_advisory_xact_lock(hashtextextended(${`photos-${target.type}-${target.id}`}, 0))`;
+}
+
 export async function lockTargetPhotos(trx: Kysely<DB>, target: Target): Promise<void> {
-  const key = `photos-${target.type}-${target.id}`;
-  await sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`.execute(trx);
+  await sql`select ${targetPhotosLock(target)}`.execute(trx);
 }
 
 /** Records an upload whose original is already stored. The caller holds the target's photo lock. */

@@ -9,11 +9,12 @@ import { Type } from '@sinclair/typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { TargetType } from '../db/schema.ts';
 import { UnsupportedMediaType } from '../errors.ts';
-import { nextId } from '../events/store.ts';
+import { accountWriteLock } from '../events/personal.ts';
+import { nextId, passWriterGate } from '../events/store.ts';
 import { requireTarget, targetNotFound, type Target } from '../events/targets.ts';
 import { runCommand } from '../http/idempotency.ts';
 import { errors, pathIdOr404 } from '../http/schemas.ts';
-import { deletePhoto, lockTargetPhotos, recordUpload, setPrimaryPhoto } from './commands.ts';
+import { deletePhoto, recordUpload, setPrimaryPhoto, targetPhotosLock } from './commands.ts';
 import {
   newPhotoFilename,
   originalRelativePath,
@@ -80,33 +81,42 @@ const photosRoutes: FastifyPluginAsync = async (fastify) => {
         caption: received.caption,
         is_primary: received.makePrimary,
       };
-      await runCommand(db, request, reply, async (trx) => {
-        await lockTargetPhotos(trx, target);
-        const owner = await requireTarget(trx, target, { keyShare: true });
-        await claimUpload(trx, config.uploads, user.id);
-        const photoId = await nextId(trx, 'photo_ids');
-        const filename = newPhotoFilename();
-        const originalPath = originalRelativePath(filename, received.type.extension);
-        kept.original = resolveOriginal(config.uploadDir, originalPath);
-        await fs.mkdir(originalsDir(config.uploadDir), { recursive: true });
-        await fs.rename(received.tempPath, kept.original);
-        const photo = await recordUpload(
-          trx,
-          store,
-          { target, owner },
-          {
-            photoId,
-            uploadedBy: user.id,
-            filename,
-            originalPath,
-            type: received.type,
-            caption: received.caption,
-            makePrimary: received.makePrimary,
-          },
-          requestMetadata(request),
-        );
-        return { status: 201, body: { photo: toPhoto(photo) } };
-      });
+      await runCommand(
+        db,
+        request,
+        reply,
+        async (trx) => {
+          // The uploader's account before the target's photos, as an account deletion takes them
+          // (accountWriteLock), in the gate's statement. A deletion that committed meanwhile makes
+          // the append refuse the upload (401) when it seals the caption.
+          await passWriterGate(trx, [accountWriteLock(user.id, 'shared'), targetPhotosLock(target)]);
+          const owner = await requireTarget(trx, target, { keyShare: true });
+          await claimUpload(trx, config.uploads, user.id);
+          const photoId = await nextId(trx, 'photo_ids');
+          const filename = newPhotoFilename();
+          const originalPath = originalRelativePath(filename, received.type.extension);
+          kept.original = resolveOriginal(config.uploadDir, originalPath);
+          await fs.mkdir(originalsDir(config.uploadDir), { recursive: true });
+          await fs.rename(received.tempPath, kept.original);
+          const photo = await recordUpload(
+            trx,
+            store,
+            { target, owner },
+            {
+              photoId,
+              uploadedBy: user.id,
+              filename,
+              originalPath,
+              type: received.type,
+              caption: received.caption,
+              makePrimary: received.makePrimary,
+            },
+            requestMetadata(request),
+          );
+          return { status: 201, body: { photo: toPhoto(photo) } };
+        },
+        { gateFirst: true },
+      );
       // Returning the reply makes Fastify wait for the send (and its onSend work) to finish.
       return reply;
     } catch (error) {

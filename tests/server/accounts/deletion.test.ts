@@ -1,15 +1,18 @@
 // Deleting an account through HTTP: the person's reviews, photos (and their files), saves, recently
 // viewed and reports go, what they added stays without an owner, ratings are recomputed, and then
 // no column of any table, the event log included, holds their name, email, password hash or any
-// text they wrote, before and after a replay of every projection. Their token is dead and their
-// name and address can be registered again.
+// text they wrote (their notes as a moderator included), before and after a replay of every
+// projection. Their token is dead and their name and address can be registered again.
 import fs from 'node:fs';
 import path from 'node:path';
 import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DB } from '../../../server/db/schema.ts';
 import { projections } from '../../../server/domains.ts';
+import { ERASED } from '../../../server/events/personal.ts';
 import { replay } from '../../../server/events/replay.ts';
+import { readStream } from '../../../server/events/store.ts';
+import { setRole } from '../../../server/moderation/roles.ts';
 import { originalsDir, variantPath } from '../../../server/photos/files.ts';
 import { createPhotoTestApp, type PhotoTestApp } from '../photos/helpers.ts';
 import { multipartForm } from '../../helpers/multipart-form.ts';
@@ -28,6 +31,7 @@ const secrets = {
   bodegaReview: `Best sandwiches ${tag} reviewbodega`,
   caption: `Napping on rice ${tag} captioned`,
   reportComment: `Not really a cat ${tag} reportcomment`,
+  moderatorNote: `Asked the owner ${tag} moderatornote`,
 };
 let passwordHash = '';
 let catId = 0;
@@ -154,6 +158,13 @@ beforeAll(async () => {
       })
     ).status,
   ).toBe(201);
+  // The person is a moderator too, and leaves a note on a decision.
+  await setRole(t.services, secrets.username, 'moderator');
+  const decided = await json('POST', `/api/moderation/cat/${catId}`, leaver, {
+    action: 'dismiss',
+    note: secrets.moderatorNote,
+  });
+  expect(decided.status).toBe(200);
   await t.settle();
 
   const row = await db
@@ -202,6 +213,7 @@ describe('DELETE /api/auth/account', () => {
       secrets.bodegaReview,
       secrets.caption,
       secrets.reportComment,
+      secrets.moderatorNote,
     ]);
     expect(found.filter((f) => f.startsWith('events.'))).toEqual([]);
     expect(found).toContain(`reviews.comment: ${secrets.catReview}`);
@@ -226,6 +238,11 @@ describe('DELETE /api/auth/account', () => {
            + (select count(*) from reports where user_id = ${leaver.id})
            + (select count(*) from user_keys where user_id = ${leaver.id}) as n`.execute(db);
     expect(Number(left.rows[0]!.n)).toBe(0);
+    // The decision stays in the log; its note can never be read again.
+    const decisions = await readStream(db, `moderation-cat-${catId}`, ['ModerationDecided']);
+    expect(decisions.map((e) => e.data)).toEqual([
+      expect.objectContaining({ moderator_id: leaver.id, action: 'dismiss', note: ERASED }),
+    ]);
   });
 
   it('recomputes the ratings the person’s reviews counted in', async () => {

@@ -172,6 +172,17 @@ describe('events stored before sealing (schema v1)', () => {
         },
       ],
       [
+        'moderation-cat-2',
+        'ModerationDecided',
+        {
+          target_type: 'cat',
+          target_id: 2,
+          action: 'dismiss',
+          moderator_id: author,
+          note: 'Plain old note 48',
+        },
+      ],
+      [
         'review-9004',
         'ReviewPosted',
         {
@@ -199,20 +210,23 @@ describe('events stored before sealing (schema v1)', () => {
     expect(opened('PhotoUploaded', 9002).caption).toBe('Plain old caption 45');
     expect(await storedText()).toContain('Plain old review 44');
 
-    expect(await countPlainEvents(db)).toBe(4);
-    expect(await sealPlainEvents(db)).toBe(4);
+    expect(opened('ModerationDecided', author).note).toBe('Plain old note 48');
+    expect(await countPlainEvents(db)).toBe(5);
+    expect(await sealPlainEvents(db)).toBe(5);
     expect(await countPlainEvents(db)).toBe(0);
     const text = await storedText();
     for (const plain of [
       'Plain old review 44',
       'Plain old caption 45',
       'Plain old report 46',
+      'Plain old note 48',
       'Author long gone 47',
     ])
       expect(text).not.toContain(plain);
     const { rows } = await sql<{ n: number }>`
       select count(*)::int as n from events
-      where type in ('ReviewPosted', 'PhotoUploaded', 'ContentReported') and schema_version <> 2`.execute(db);
+      where type in ('ReviewPosted', 'PhotoUploaded', 'ContentReported', 'ModerationDecided')
+        and schema_version <> 2`.execute(db);
     expect(rows[0]!.n).toBe(0);
 
     const after = await readAll();
@@ -224,6 +238,7 @@ describe('events stored before sealing (schema v1)', () => {
     expect(reread('ReviewPosted', 9001).comment).toBe('Plain old review 44');
     expect(reread('PhotoUploaded', 9002).caption).toBe('Plain old caption 45');
     expect(reread('ContentReported', 9003).comment).toBe('Plain old report 46');
+    expect(reread('ModerationDecided', author).note).toBe('Plain old note 48');
     expect(reread('ReviewPosted', 9004).comment).toBe(ERASED);
     expect(await sealPlainEvents(db)).toBe(0);
   });

@@ -25,7 +25,10 @@ let app: AppProcess;
 let inProcess: TestApp | null = null;
 
 /** Runs one of the operator scripts as an operator would, bounded in time. */
-function runScript(script: string, args: string[] = []): Promise<{ code: number; output: string }> {
+function runScript(
+  script: string,
+  args: string[] = [],
+): Promise<{ code: number; output: string; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
@@ -33,7 +36,7 @@ function runScript(script: string, args: string[] = []): Promise<{ code: number;
       { env: { ...process.env, ...env }, timeout: 120_000, killSignal: 'SIGKILL' },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
-        resolve({ code, output: `${stdout}${stderr}` });
+        resolve({ code, output: `${stdout}${stderr}`, stdout, stderr });
       },
     );
   });
@@ -119,6 +122,14 @@ describe('operator commands against a running embedded app', () => {
     expect(register.status).toBe(201);
     const { access_token: token } = (await register.json()) as { access_token: string };
 
+    // The export comes from the app too; stdout holds the document alone.
+    const exported = await runScript('account', ['export', username]);
+    expect(exported.stderr).toMatch(new RegExp(`open in the running app \\(pid ${app.child.pid}\\)`));
+    expect(exported.code).toBe(0);
+    const doc = JSON.parse(exported.stdout) as { account: object; log: { events: { type: string }[] } };
+    expect(doc.account).toMatchObject({ username, email: `${username}@example.test`, role: 'member' });
+    expect(exported.stdout).not.toContain('password');
+
     const deleted = await runScript('account', ['delete', username]);
     expect(deleted.output).toContain(`Deleted ${username}: the account, its reviews, 0 photo(s)`);
     expect(deleted.code).toBe(0);
@@ -130,6 +141,10 @@ describe('operator commands against a running embedded app', () => {
     const again = await runScript('account', ['delete', username]);
     expect(again.output).toContain(`No user is called "${username}"`);
     expect(again.code).not.toBe(0);
+    const gone = await runScript('account', ['export', username]);
+    expect(gone.stderr).toContain(`No user is called "${username}"`);
+    expect(gone.stdout).not.toContain('{');
+    expect(gone.code).toBe(1);
     expect((await runScript('account', ['remove'])).code).toBe(2);
   });
 
