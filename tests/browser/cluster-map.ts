@@ -23,6 +23,37 @@ export function expectMidtownStart(mapRequest: string | URL, zoom: number): void
 export type Shop = { bodega_name: string; address: string; latitude: number; longitude: number };
 type Cat = { id: number; version: number };
 
+/**
+ * `count` shops spread over the five boroughs on a fixed pseudo-random pattern (row and column
+ * steps coprime with `count`), 0.3 degrees of latitude by 0.4 of longitude from Staten Island.
+ */
+export function spreadShops(count: number, rowStep: number, columnStep: number): Shop[] {
+  return Array.from({ length: count }, (_, i) => ({
+    bodega_name: `Shop ${i}`,
+    address: `${i + 1} Broadway, New York, NY`,
+    latitude: 40.55 + ((i * rowStep) % count) * (0.3 / count),
+    longitude: -74.15 + ((i * columnStep) % count) * (0.396 / count),
+  }));
+}
+
+/** A cat alone at its shop in Queens, away from the others: a single-item cluster up close. */
+export const LONE: Shop = {
+  bodega_name: 'Lone Deli',
+  address: '9 Far Rd, Queens, NY',
+  latitude: 40.88,
+  longitude: -73.76,
+};
+
+/** Two cats at each shop ("Cat 0a", "Cat 0b", ...) and "Solo" at LONE: shops x 2 + 1 cats. */
+export async function addCityCats(server: RunningServer, token: string, shops: Shop[]): Promise<number> {
+  for (const [i, shop] of shops.entries()) {
+    await addCat(server, token, `Cat ${i}a`, shop);
+    await addCat(server, token, `Cat ${i}b`, shop);
+  }
+  await addCat(server, token, 'Solo', LONE);
+  return shops.length * 2 + 1;
+}
+
 export async function addCat(server: RunningServer, token: string, name: string, shop: Shop): Promise<Cat> {
   const reply = await callApi(server, 'POST', '/api/cats', { name, ...shop }, token);
   if (reply.status !== 201) throw new Error(`add cat failed: ${reply.status} ${JSON.stringify(reply.body)}`);

@@ -6,8 +6,10 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
-  addCat,
+  addCityCats,
   CITY_AREA,
+  LONE,
+  spreadShops,
   counts,
   expectLiveCountInArea,
   expectMidtownStart,
@@ -21,29 +23,12 @@ const STAND_IN = readFileSync(new URL('./google-maps-stand-in.js', import.meta.u
 const suite = browserSuite({ GOOGLE_MAPS_API_KEY: 'test-key-not-real', WRITE_RATE_LIMIT: '0' });
 let owner: TestUser;
 
-/** Shops spread over the city on a fixed pattern, two cats each. */
-const SHOPS = Array.from({ length: 12 }, (_, i) => ({
-  bodega_name: `Shop ${i}`,
-  address: `${i + 1} Broadway, New York, NY`,
-  latitude: 40.55 + ((i * 5) % 12) * 0.025,
-  longitude: -74.15 + ((i * 7) % 12) * 0.033,
-}));
-/** A cat alone at its shop, away from the others. */
-const LONE = {
-  bodega_name: 'Lone Deli',
-  address: '9 Far Rd, Queens, NY',
-  latitude: 40.88,
-  longitude: -73.76,
-};
+const SHOPS = spreadShops(12, 5, 7);
 const CAT_COUNT = SHOPS.length * 2 + 1;
 
 beforeAll(async () => {
   owner = await registerUser(suite.server, 'gmapper');
-  for (const [i, shop] of SHOPS.entries()) {
-    await addCat(suite.server, owner.token, `Cat ${i}a`, shop);
-    await addCat(suite.server, owner.token, `Cat ${i}b`, shop);
-  }
-  await addCat(suite.server, owner.token, 'Solo', LONE);
+  await addCityCats(suite.server, owner.token, SHOPS);
 });
 
 /** A page whose Google script is the stand-in; the /api/map requests it makes are collected. */

@@ -6,8 +6,10 @@ import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import {
-  addCat,
+  addCityCats,
   CITY_AREA,
+  LONE,
+  spreadShops,
   counts,
   expectLiveCountInArea,
   expectMidtownStart,
@@ -46,29 +48,12 @@ const suite = browserSuite({
 });
 let owner: TestUser;
 
-/** Shops spread over the five boroughs on a fixed pseudo-random pattern, two cats each. */
-const SHOPS = Array.from({ length: 24 }, (_, i) => ({
-  bodega_name: `Shop ${i}`,
-  address: `${i + 1} Broadway, New York, NY`,
-  latitude: 40.55 + ((i * 37) % 24) * 0.0125,
-  longitude: -74.15 + ((i * 11) % 24) * 0.0165,
-}));
-/** A cat alone at its shop, away from the others: a single-item cluster up close. */
-const LONE = {
-  bodega_name: 'Lone Deli',
-  address: '9 Far Rd, Queens, NY',
-  latitude: 40.88,
-  longitude: -73.76,
-};
+const SHOPS = spreadShops(24, 37, 11);
 const CAT_COUNT = SHOPS.length * 2 + 1;
 
 beforeAll(async () => {
   owner = await registerUser(suite.server, 'mapper');
-  for (const [i, shop] of SHOPS.entries()) {
-    await addCat(suite.server, owner.token, `Cat ${i}a`, shop);
-    await addCat(suite.server, owner.token, `Cat ${i}b`, shop);
-  }
-  await addCat(suite.server, owner.token, 'Solo', LONE);
+  await addCityCats(suite.server, owner.token, SHOPS);
 });
 
 const clusterButtons = (page: Page) =>
