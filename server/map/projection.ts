@@ -105,6 +105,15 @@ const mapBatch: BatchPlan<MapPending> = {
 type Count = { id: number; n: number; sum: number };
 
 /**
+ * The shares' bodegas as an array condition beside the join: the planner takes a JSON record set
+ * for 100 rows and would scan all of map_places (and its dead versions) for a join with one; with
+ * the ids as an array it looks them up by the key.
+ */
+function bodegaIds(shares: readonly Share[]) {
+  return sql`${sql.val([...new Set(shares.map((s) => s.bodega_id))])}::bigint[]`;
+}
+
+/**
  * New places or cat counts, and the shares they queue, in one statement: a queued share takes its
  * place's coordinates from the places inserted by the statement or, for the others, from
  * map_places (a count update does not move a place).
@@ -131,24 +140,25 @@ async function placeAndQueue(
           sql`counted as (
             update map_places as t set cats = t.cats + u.n, cat_id_sum = t.cat_id_sum + u.sum
             from jsonb_to_recordset(${JSON.stringify(counts)}::jsonb) as u(id bigint, n int, sum bigint)
-            where t.id = u.id)`,
+            where t.id = u.id and t.id = any(${sql.val(counts.map((c) => c.id))}::bigint[]))`,
         ]
       : []),
     ...(mark ? [sql`marker as (insert into map_commit_marker default values)`] : []),
   ];
   await sql`
-    with ${sql.join(steps)}
+    with ${sql.join(steps)},
+    shares as (
+      select * from jsonb_to_recordset(${JSON.stringify(changed)}::jsonb)
+        as s(kind text, bodega_id bigint, n int, id_sum bigint)
+    )
     insert into map_pending (kind, latitude, longitude, n, id_sum)
     select s.kind, p.latitude, p.longitude, s.n, s.id_sum
-    from jsonb_to_recordset(${JSON.stringify(changed)}::jsonb)
-      as s(kind text, bodega_id bigint, n int, id_sum bigint)
-    join (
-      select id, latitude, longitude, hidden from new_places
-      union all
-      select id, latitude, longitude, hidden from map_places
-    ) p on p.id = s.bodega_id and p.latitude is not null and p.longitude is not null and not p.hidden`.execute(
-    trx,
-  );
+    from shares s join new_places p on p.id = s.bodega_id
+    where p.latitude is not null and p.longitude is not null and not p.hidden
+    union all
+    select s.kind, p.latitude, p.longitude, s.n, s.id_sum
+    from shares s join map_places p on p.id = s.bodega_id and p.id = any(${bodegaIds(changed)})
+    where p.latitude is not null and p.longitude is not null and not p.hidden`.execute(trx);
   if (mark) marked.add(trx);
 }
 
@@ -172,8 +182,8 @@ async function queueShares(trx: Kysely<DB>, shares: readonly Share[]): Promise<v
       select s.kind, p.latitude, p.longitude, s.n, s.id_sum
       from jsonb_to_recordset(${JSON.stringify(part)}::jsonb)
         as s(kind text, bodega_id bigint, n int, id_sum bigint)
-      join map_places p on p.id = s.bodega_id and p.latitude is not null and p.longitude is not null
-        and not p.hidden`.execute(trx);
+      join map_places p on p.id = s.bodega_id and p.id = any(${bodegaIds(part)})
+        and p.latitude is not null and p.longitude is not null and not p.hidden`.execute(trx);
     if (mark) marked.add(trx);
   }
 }
