@@ -16,8 +16,8 @@ export const ACCOUNT_GONE = 'This account no longer exists. Please sign up or lo
 
 /**
  * The lock that orders a person's writes against the deletion of their account, as an advisory
- * lock call for passWriterGate's list: shared for a write by the person (a photo upload, a report,
- * a moderator's decision, any write with an Idempotency-Key), exclusive for the deletion. Both
+ * lock call for passWriterGate's list: shared for every write by the person (runCommand takes it
+ * with the gate, see holdAccount in http/idempotency.ts), exclusive for the deletion. Both
  * take it right after the writer gate, before any other lock, so neither can hold what the other
  * needs while it waits: a deletion locks the account row and then the photos of each cat or bodega
  * the person has photos of (and the rows of their reviews and photos), while those writes lock the

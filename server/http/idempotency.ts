@@ -4,9 +4,9 @@ import { createHash } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { DB } from '../db/schema.ts';
-import { Conflict, Invalid } from '../errors.ts';
-import { accountWriteLock } from '../events/personal.ts';
-import { passWriterGate, writeTransaction, type WriteTransactionOptions } from '../events/store.ts';
+import { Conflict, Invalid, Unauthorized } from '../errors.ts';
+import { ACCOUNT_GONE, accountWriteLock } from '../events/personal.ts';
+import { passWriterGate, writeTransaction } from '../events/store.ts';
 
 export type CommandResult = { status: number; body: unknown };
 
@@ -19,9 +19,8 @@ function requestHash(request: FastifyRequest): string {
 /**
  * Runs a write in one transaction, through the writer gate (see writeTransaction). With an Idempotency-Key header (signed-in callers), a repeat of
  * the same request returns the stored first result and changes nothing; the same key with a
- * different request is a 409. `options.gateFirst` applies without a key only: with one, the key's
- * row lock comes first, so the gate is passed before it, together with the caller's account lock
- * (accountWriteLock).
+ * different request is a 409. A signed-in caller's write first holds their account (holdAccount),
+ * so it is ordered against the account's deletion.
  */
 /** How long a key's first answer is kept; clients retry within seconds or minutes, not days. */
 export const KEY_LIFETIME_HOURS = 24;
@@ -37,17 +36,45 @@ function pruneExpired(db: Kysely<DB>, log: FastifyRequest['log']): void {
     .catch((error: unknown) => log.warn({ err: error }, 'could not prune expired idempotency keys'));
 }
 
+/**
+ * Passes the writer gate with the caller's account lock (accountWriteLock) in the same statement,
+ * then holds their account row (key share) to the end of the transaction. An account deletion
+ * takes both first, exclusively, so a write either finishes before the deletion goes on (and what
+ * it wrote goes with the account) or starts after it and is refused: 401, nothing written. Without
+ * this, a save, a new cat or a recorded key that raced a deletion could land after it, naming a
+ * person who no longer exists.
+ */
+async function holdAccount(trx: Kysely<DB>, userId: number): Promise<void> {
+  await passWriterGate(trx, [accountWriteLock(userId, 'shared')]);
+  // Its own statement: its snapshot is taken after the lock above, so it sees a deletion that
+  // lock waited for.
+  const account = await trx
+    .selectFrom('users')
+    .select('id')
+    .where('id', '=', userId)
+    .forKeyShare()
+    .executeTakeFirst();
+  if (!account) throw new Unauthorized(ACCOUNT_GONE);
+}
+
 export async function runCommand(
   db: Kysely<DB>,
   request: FastifyRequest,
   reply: FastifyReply,
   command: (trx: Kysely<DB>) => Promise<CommandResult>,
-  options: WriteTransactionOptions = {},
 ): Promise<FastifyReply> {
   const key = request.headers['idempotency-key'];
   const userId = request.currentUser?.id;
-  if (typeof key !== 'string' || userId === undefined) {
-    const result = await writeTransaction(db, command, options);
+  if (userId === undefined) {
+    const result = await writeTransaction(db, command);
+    return reply.status(result.status).send(result.body);
+  }
+  if (typeof key !== 'string') {
+    const held = async (trx: Kysely<DB>) => {
+      await holdAccount(trx, userId);
+      return command(trx);
+    };
+    const result = await writeTransaction(db, held, { gateFirst: true });
     return reply.status(result.status).send(result.body);
   }
   if (key.length === 0 || key.length > 200)
@@ -57,9 +84,9 @@ export async function runCommand(
   pruneExpired(db, request.log);
   const hash = requestHash(request);
   const keyed = async (trx: Kysely<DB>) => {
-    // The caller's account lock with the gate, before the key's row lock: an account deletion
-    // takes that lock first and then deletes the person's keys (see accountWriteLock).
-    await passWriterGate(trx, [accountWriteLock(userId, 'shared')]);
+    // The caller's account before the key's row lock: an account deletion takes it first and
+    // then deletes the person's keys.
+    await holdAccount(trx, userId);
     const seen = await trx
       .selectFrom('idempotency_keys')
       .selectAll()

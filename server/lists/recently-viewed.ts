@@ -18,7 +18,9 @@ const QUIET_MS = 1000;
 /**
  * Records that the user viewed the item at `at`. A repeat view within the quiet second writes
  * nothing while the item is still the newest entry, but one that follows a view of something
- * else moves the item back to the top.
+ * else moves the item back to the top. Only while the account exists: the row is written holding
+ * the user's row (key share), so an account deletion, which locks that row before it clears the
+ * person's views, either clears this one too or finds it never written.
  */
 export async function recordView(
   db: Kysely<DB>,
@@ -30,7 +32,7 @@ export async function recordView(
   const quietSince = new Date(at.getTime() - QUIET_MS);
   const { rows } = await sql<{ inserted: boolean }>`
     insert into recently_viewed as rv (user_id, target_type, target_id, viewed_at)
-    values (${userId}, ${type}, ${targetId}, ${at})
+    select ${userId}, ${type}, ${targetId}, ${at}::timestamptz from users where id = ${userId} for key share
     on conflict (user_id, target_type, target_id) do update set viewed_at = excluded.viewed_at
     where rv.viewed_at < ${quietSince}
       or exists (

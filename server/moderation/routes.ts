@@ -48,31 +48,24 @@ const moderationRoutes: FastifyPluginAsync = async (fastify) => {
       const user = signedInUser(request);
       const { target_type, target_id, reason } = request.body;
       const comment = textOf('comment', request.body.comment);
-      await runCommand(
-        database.db,
-        request,
-        reply,
-        async (trx) => {
-          const command = {
-            userId: user.id,
-            target: { type: target_type, id: target_id },
-            reason,
-            comment,
-            threshold: config.reportsToHide,
-          };
-          const filed = await fileReport(trx, store, command, requestMetadata(request));
-          const report = {
-            id: filed.id,
-            target_type,
-            target_id,
-            reason,
-            created_at: filed.createdAt.toISOString(),
-          };
-          return { status: 201, body: { report } };
-        },
-        // fileReport passes the writer gate with its first lock.
-        { gateFirst: true },
-      );
+      await runCommand(database.db, request, reply, async (trx) => {
+        const command = {
+          userId: user.id,
+          target: { type: target_type, id: target_id },
+          reason,
+          comment,
+          threshold: config.reportsToHide,
+        };
+        const filed = await fileReport(trx, store, command, requestMetadata(request));
+        const report = {
+          id: filed.id,
+          target_type,
+          target_id,
+          reason,
+          created_at: filed.createdAt.toISOString(),
+        };
+        return { status: 201, body: { report } };
+      });
     },
   );
 
@@ -109,19 +102,13 @@ const moderationRoutes: FastifyPluginAsync = async (fastify) => {
       const id = pathIdOr404(request.params.target_id, contentNotFound({ type, id: 0 }).message);
       const target = { type, id };
       const note = textOf('note', request.body.note);
-      await runCommand(
-        database.db,
-        request,
-        reply,
-        async (trx) => {
-          const command = { moderatorId: moderator.id, target, action: request.body.action, note };
-          await decide(trx, store, command, requestMetadata(request));
-          const item = await findQueueItem(trx, target);
-          if (!item) throw contentNotFound(target);
-          return { status: 200, body: { item } };
-        },
-        { gateFirst: true },
-      );
+      await runCommand(database.db, request, reply, async (trx) => {
+        const command = { moderatorId: moderator.id, target, action: request.body.action, note };
+        await decide(trx, store, command, requestMetadata(request));
+        const item = await findQueueItem(trx, target);
+        if (!item) throw contentNotFound(target);
+        return { status: 200, body: { item } };
+      });
     },
   );
 };

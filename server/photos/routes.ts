@@ -81,42 +81,36 @@ const photosRoutes: FastifyPluginAsync = async (fastify) => {
         caption: received.caption,
         is_primary: received.makePrimary,
       };
-      await runCommand(
-        db,
-        request,
-        reply,
-        async (trx) => {
-          // The uploader's account before the target's photos, as an account deletion takes them
-          // (accountWriteLock), in the gate's statement. A deletion that committed meanwhile makes
-          // the append refuse the upload (401) when it seals the caption.
-          await passWriterGate(trx, [accountWriteLock(user.id, 'shared'), targetPhotosLock(target)]);
-          const owner = await requireTarget(trx, target, { keyShare: true });
-          await claimUpload(trx, config.uploads, user.id);
-          const photoId = await nextId(trx, 'photo_ids');
-          const filename = newPhotoFilename();
-          const originalPath = originalRelativePath(filename, received.type.extension);
-          kept.original = resolveOriginal(config.uploadDir, originalPath);
-          await fs.mkdir(originalsDir(config.uploadDir), { recursive: true });
-          await fs.rename(received.tempPath, kept.original);
-          const photo = await recordUpload(
-            trx,
-            store,
-            { target, owner },
-            {
-              photoId,
-              uploadedBy: user.id,
-              filename,
-              originalPath,
-              type: received.type,
-              caption: received.caption,
-              makePrimary: received.makePrimary,
-            },
-            requestMetadata(request),
-          );
-          return { status: 201, body: { photo: toPhoto(photo) } };
-        },
-        { gateFirst: true },
-      );
+      await runCommand(db, request, reply, async (trx) => {
+        // The uploader's account before the target's photos, as an account deletion takes them
+        // (accountWriteLock), in the gate's statement. A deletion that committed meanwhile makes
+        // the append refuse the upload (401) when it seals the caption.
+        await passWriterGate(trx, [accountWriteLock(user.id, 'shared'), targetPhotosLock(target)]);
+        const owner = await requireTarget(trx, target, { keyShare: true });
+        await claimUpload(trx, config.uploads, user.id);
+        const photoId = await nextId(trx, 'photo_ids');
+        const filename = newPhotoFilename();
+        const originalPath = originalRelativePath(filename, received.type.extension);
+        kept.original = resolveOriginal(config.uploadDir, originalPath);
+        await fs.mkdir(originalsDir(config.uploadDir), { recursive: true });
+        await fs.rename(received.tempPath, kept.original);
+        const photo = await recordUpload(
+          trx,
+          store,
+          { target, owner },
+          {
+            photoId,
+            uploadedBy: user.id,
+            filename,
+            originalPath,
+            type: received.type,
+            caption: received.caption,
+            makePrimary: received.makePrimary,
+          },
+          requestMetadata(request),
+        );
+        return { status: 201, body: { photo: toPhoto(photo) } };
+      });
       // Returning the reply makes Fastify wait for the send (and its onSend work) to finish.
       return reply;
     } catch (error) {

@@ -4,7 +4,9 @@
 // on and then, sealing its note, the account; a deletion locks the account and then the rows of the
 // person's reviews. Taken in those opposite orders they deadlocked, and one of the two callers got
 // an error. Whatever the timing, the write must either commit first (and what it added goes with
-// the account) or be refused with a 4xx, and the deletion must succeed.
+// the account) or be refused with a 4xx, and the deletion must succeed. The same holds for the
+// person's other writes (a save, a new cat, a report, a view of a page), which once could land just
+// after the deletion and leave a row naming someone who no longer exists.
 import { sql, type RawBuilder } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../../../server/accounts/passwords.ts';
@@ -22,8 +24,8 @@ let passwordHash = '';
 let catId = 0;
 let bodegaId = 0;
 
-/** A person who can delete their account over HTTP, with a photo of the cat and a review. */
-async function personWithPhoto(name: string): Promise<Person & { photoId: number }> {
+/** A person who can delete their account over HTTP. */
+async function member(name: string): Promise<Person> {
   const { db } = t.services.database;
   const id = await nextId(db, 'user_ids');
   const username = `${name}${id}`;
@@ -31,7 +33,12 @@ async function personWithPhoto(name: string): Promise<Person & { photoId: number
     .insertInto('users')
     .values({ id, username, email: `${username}@example.test`, password_hash: passwordHash })
     .execute();
-  const who = { id, username, token: t.app.issueToken({ id, username }) };
+  return { id, username, token: t.app.issueToken({ id, username }) };
+}
+
+/** A person who can delete their account over HTTP, with a photo of the cat and a review. */
+async function personWithPhoto(name: string): Promise<Person & { photoId: number }> {
+  const who = await member(name);
   const first = await upload(who, 'first');
   expect(first.status).toBe(201);
   // A review too: the deletion then does more before it reaches the photos.
@@ -229,5 +236,97 @@ describe('deleting an account during its own photo upload', () => {
       outcomes[uploaded.status as 201 | 401]++;
     }
     expect(outcomes[201] + outcomes[401]).toBeGreaterThanOrEqual(5);
+  }, 90_000);
+});
+
+/** The person's other writes, each of which leaves a row naming them in a read table. */
+const reportedReviews: number[] = [];
+
+/** Another person's review, for one round's report. */
+async function reviewToReport(round: number): Promise<number> {
+  const review = await request(t, 'POST', '/api/reviews', {
+    as: await member(`reviewer${round}_`),
+    body: { bodega_id: bodegaId, rating: 5, comment: 'Fine cat' },
+  });
+  expect(review.status).toBe(201);
+  return review.body.review.id;
+}
+const otherWrites: Record<string, (who: Person, round: number) => ReturnType<typeof request>> = {
+  save: (who) => request(t, 'POST', `/api/cats/${catId}/save`, { as: who }),
+  'add a cat': (who, round) =>
+    request(t, 'POST', '/api/cats', {
+      as: who,
+      body: { name: `Late ${round}`, bodega_name: 'Halal Corner', address: '12 Avenue A, New York, NY' },
+    }),
+  // Of a review of its own each round: reports hide what enough people report.
+  report: (who, round) =>
+    request(t, 'POST', '/api/reports', {
+      as: who,
+      body: { target_type: 'review', target_id: reportedReviews[round]!, reason: 'other', comment: 'A loaf' },
+    }),
+  'save with an Idempotency-Key': (who, round) =>
+    request(t, 'POST', `/api/bodegas/${bodegaId}/save`, {
+      as: who,
+      headers: { 'idempotency-key': `save-${round}` },
+    }),
+  'view a cat': (who) => request(t, 'GET', `/api/cats/${catId}`, { as: who }),
+};
+
+/** No read table names the person any more, whatever committed first. */
+async function expectNothingLeft(who: Person): Promise<void> {
+  const { rows } = await sql<{ place: string }>`
+    select 'saves' as place from saves where user_id = ${who.id}
+    union all select 'recently_viewed' from recently_viewed where user_id = ${who.id}
+    union all select 'reports' from reports where user_id = ${who.id}
+    union all select 'idempotency_keys' from idempotency_keys where user_id = ${who.id}
+    union all select 'cats' from cats where created_by = ${who.id}
+    union all select 'bodegas' from bodegas where created_by = ${who.id}
+    union all select 'users' from users where id = ${who.id}`.execute(t.services.database.db);
+  expect(rows.map((r) => r.place)).toEqual([]);
+}
+
+describe('deleting an account during its other writes', () => {
+  // A view is not a command: its row waits for nothing the deletion holds before the account row,
+  // so it is only in the rounds below.
+  const commands = Object.keys(otherWrites).filter((what) => what !== 'view a cat');
+  it.skipIf(!process.env.TEST_DATABASE_URL).each(commands)(
+    '%s, coming while the deletion holds the account, is refused with 401',
+    async (what) => {
+      const who = await member('late');
+      const round = commands.indexOf(what);
+      reportedReviews[round] ??= await reviewToReport(round);
+      const [deleted, written] = await whileHeld(
+        sql`select id from users where id = ${who.id} for key share`,
+        () => deleteAccount(who),
+        () => otherWrites[what]!(who, round),
+      );
+      expect(deleted.status, JSON.stringify(deleted.body)).toBe(200);
+      expect(written.status, JSON.stringify(written.body)).toBe(401);
+      expect(written.body).toMatchObject({ code: 'unauthorized', error: expect.any(String) });
+      await expectNothingLeft(who);
+    },
+    60_000,
+  );
+
+  it('whatever the timing, over many rounds: each write first or a 401, never an error', async () => {
+    const started = Date.now();
+    let rounds = 0;
+    for (let round = 0; round < 20 && Date.now() - started < 45_000; round++) {
+      const who = await member(`other${round}_`);
+      reportedReviews[round] = await reviewToReport(round);
+      const writing = Object.entries(otherWrites).map(async ([what, write]) => {
+        const answer = await write(who, round);
+        return { what, ...answer };
+      });
+      await new Promise((r) => setTimeout(r, round % 4));
+      const [deleted, ...answers] = await Promise.all([deleteAccount(who), ...writing]);
+      expect(deleted.status, JSON.stringify(deleted.body)).toBe(200);
+      for (const { what, status, body } of answers) {
+        expect([200, 201, 401], `${what}: ${status} ${JSON.stringify(body)}`).toContain(status);
+      }
+      await expectNothingLeft(who);
+      rounds++;
+    }
+    expect(rounds).toBeGreaterThanOrEqual(5);
   }, 90_000);
 });
