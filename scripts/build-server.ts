@@ -24,6 +24,8 @@ export const SERVER_ENTRIES: Record<string, string> = {
   replay: 'scripts/replay.ts',
   doctor: 'scripts/doctor.ts',
   log: 'scripts/log.ts',
+  role: 'scripts/role.ts',
+  account: 'scripts/account.ts',
 };
 
 export async function buildServer(): Promise<void> {

@@ -6,6 +6,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildServer, SERVER_DIST, SERVER_ENTRIES } from '../../../scripts/build-server.ts';
 import { startAppProcess, type AppProcess } from '../../faults/instances.ts';
+import { openDatabase } from '../../../server/db/database.ts';
+import { nextId } from '../../../server/events/store.ts';
 import { createTestDatabase, type TestDatabase } from '../../helpers/storage.ts';
 
 // Production runs the compiled bundles in dist/ (built by `npm run build`) on plain Node: these
@@ -27,15 +29,19 @@ async function start(role: 'api' | 'all', env: Record<string, string>): Promise<
   return app;
 }
 
-function runCompiled(name: string, env: Record<string, string>): Promise<{ code: number; output: string }> {
+function runCompiled(
+  name: string,
+  env: Record<string, string>,
+  args: string[] = [],
+): Promise<{ code: number; output: string; stdout: string }> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      compiled(name),
+      [...compiled(name), ...args],
       { env: { ...process.env, ...production, ...env }, timeout: 60_000, killSignal: 'SIGKILL' },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
-        resolve({ code, output: `${stdout}${stderr}` });
+        resolve({ code, output: `${stdout}${stderr}`, stdout });
       },
     );
   });
@@ -58,6 +64,19 @@ describe('the compiled production entry points', () => {
       const source = fs.readFileSync(path.join(SERVER_DIST, `${name}.js`), 'utf8');
       expect(source, name).not.toMatch(/^import[^;]*from ["']\.{1,2}\//m);
     }
+  });
+
+  it('include every operator command `npm run` runs from scripts/ (production has no tsx)', () => {
+    const { scripts } = JSON.parse(fs.readFileSync('package.json', 'utf8')) as {
+      scripts: Record<string, string>;
+    };
+    // Build and development steps, not operator commands.
+    const buildSteps = new Set(['scripts/prerender.ts', 'scripts/build-server.ts', 'scripts/screenshots.ts']);
+    const operated = Object.values(scripts)
+      .map((command) => /^tsx (scripts\/[\w-]+\.ts)$/.exec(command)?.[1])
+      .filter((source): source is string => source !== undefined && !buildSteps.has(source));
+    expect(operated).toEqual(expect.arrayContaining(['scripts/role.ts', 'scripts/account.ts']));
+    expect(Object.values(SERVER_ENTRIES)).toEqual(expect.arrayContaining(operated));
   });
 
   it('serve /api/health and /api/ready in embedded mode, storage thread included', async () => {
@@ -94,6 +113,29 @@ describe('the compiled production entry points', () => {
       expect((await fetch(`${app.baseUrl}/api/ready`)).status).toBe(200);
       expect((await fetch(`${app.baseUrl}/api/search/cats?per_page=1`)).status).toBe(200);
       await app.kill('SIGTERM');
+    });
+
+    it('role and account work on plain Node', async () => {
+      const db = await openDatabase({ url: database.url!, poolSize: 1 });
+      try {
+        const id = await nextId(db.db, 'user_ids');
+        const username = `operated${id}`;
+        await db.db
+          .insertInto('users')
+          .values({ id, username, email: `${username}@example.test`, password_hash: 'not-a-usable-hash' })
+          .execute();
+        const role = await runCompiled('role', services, [username, 'moderator']);
+        expect(role.output).toContain(`${username} is now a moderator.`);
+        expect(role.code).toBe(0);
+        const exported = await runCompiled('account', services, ['export', username]);
+        expect(exported.code, exported.output).toBe(0);
+        expect(JSON.parse(exported.stdout).account).toMatchObject({ username, role: 'moderator' });
+        const deleted = await runCompiled('account', services, ['delete', username]);
+        expect(deleted.code, deleted.output).toBe(0);
+        expect(await db.db.selectFrom('users').select('id').where('id', '=', id).execute()).toEqual([]);
+      } finally {
+        await db.close();
+      }
     });
   });
 });
