@@ -1,7 +1,7 @@
 // Reporting and moderating in a real browser: a member reports a review through the dialog with the
 // keyboard (a second report is refused), a moderator (made one with `npm run role`, which runs in
 // the app) finds it in the queue from the nav, hides it, the public no longer sees it, and a
-// restore brings it back.
+// restore brings it back. A moderator reading the queue is told of reports filed meanwhile.
 import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -210,6 +210,47 @@ describe('reporting and moderating a review', () => {
     await gotoRoute(page, suite.server, `/cat/${catId}`);
     await page.getByRole('note').filter({ hasText: 'Hidden by moderators' }).waitFor();
     expect(await page.getByRole('button', { name: 'Report this cat' }).count()).toBe(0);
+    await context.close();
+  });
+
+  it('tells a moderator reading the queue of new reports, and shows them when asked', async () => {
+    /** A review of the cat by someone new, reported as spam: a new item in the open queue. */
+    async function reportedReview(text: string) {
+      const author = await registerUser(suite.server, 'poster');
+      const review = await callApi(
+        suite.server,
+        'POST',
+        '/api/reviews',
+        { cat_id: catId, rating: 2, comment: text },
+        author.token,
+      );
+      expect(review.status).toBe(201);
+      const report = await callApi(
+        suite.server,
+        'POST',
+        '/api/reports',
+        { target_type: 'review', target_id: review.body.review.id, reason: 'spam' },
+        reporter.token,
+      );
+      expect(report.status).toBe(201);
+    }
+    await reportedReview('First of many: cheap pills');
+    const { context, page } = await newPage(suite.browser, { token: moderator.token });
+    await gotoRoute(page, suite.server, '/moderation');
+    const first = page.getByRole('article').filter({ hasText: 'First of many: cheap pills' });
+    await first.waitFor();
+
+    await reportedReview('Second of many: cheap loans');
+    // The page reads the queue again every 20 s while visible, and when the tab comes back.
+    await page.evaluate(() => window.dispatchEvent(new Event('visibilitychange')));
+    const notice = page.getByRole('status').filter({ hasText: '1 new item in the queue.' });
+    await notice.waitFor();
+    // Nothing moved under the moderator meanwhile.
+    expect(await page.getByRole('article').filter({ hasText: 'Second of many' }).count()).toBe(0);
+    await notice.getByRole('button', { name: 'Show' }).click();
+    await page.getByRole('article').filter({ hasText: 'Second of many: cheap loans' }).waitFor();
+    await first.waitFor();
+    expect(await page.getByText('1 new item in the queue.').count()).toBe(0);
     await context.close();
   });
 });

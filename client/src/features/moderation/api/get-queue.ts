@@ -4,6 +4,8 @@ import { api } from '../../../lib/api.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
 
 export const QUEUE_PER_PAGE = 20;
+/** How often the page on screen is read again while the tab is visible. */
+export const QUEUE_REFRESH_MS = 20_000;
 
 export function getQueue(status: QueueStatus, page: number, signal?: AbortSignal): Promise<QueueResponse> {
   return api.get<QueueResponse>('/api/moderation/queue', {
@@ -18,6 +20,10 @@ export function queueQuery(status: QueueStatus, page: number) {
     queryFn: ({ signal }) => getQueue(status, page, signal),
     // The page shown stays while the next one loads, so paging does not flash a spinner.
     placeholderData: keepPreviousData,
+    // Reports arrive without a live message (they are not public): read the page again now and
+    // then, and on coming back to the tab (see use-live-queue.ts for what the page does with it).
+    refetchInterval: QUEUE_REFRESH_MS,
+    refetchOnWindowFocus: true,
   });
 }
 

@@ -10,9 +10,9 @@ import { ApiError, errorMessage } from '../../../lib/api.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
 import type { QueueResponse, QueueStatus } from '../../../../../contract/moderation.ts';
 import { useSession } from '../../auth/stores/session.ts';
-import { useQueue } from '../api/get-queue.ts';
 import { QueueItemCard } from '../components/QueueItemCard.tsx';
 import { replaceQueueItem } from '../queue-cache.ts';
+import { useLiveQueue } from '../use-live-queue.ts';
 import '../moderation.css';
 
 const TABS = [
@@ -45,7 +45,7 @@ function ModerationQueue() {
   const [status, setStatus] = useState<QueueStatus>('open');
   const [page, setPage] = useState(1);
   const client = useQueryClient();
-  const query = useQueue(status, page);
+  const { query, data, notice, showLatest } = useLiveQueue(status, page);
 
   function select(next: QueueStatus) {
     setStatus(next);
@@ -59,7 +59,18 @@ function ModerationQueue() {
     <div className="page moderation">
       <h1 className="moderation__title">Moderation</h1>
       <Tabs label="Reports" tabs={TABS} selected={status} onSelect={select}>
-        {query.isPending ? (
+        {/* Always in the page, so that a notice appearing in it is announced. */}
+        <div className="moderation__notice-slot" role="status">
+          {notice && (
+            <p className="moderation__notice">
+              {notice}
+              <button type="button" className="button button--primary button--small" onClick={showLatest}>
+                Show
+              </button>
+            </p>
+          )}
+        </div>
+        {query.isPending || !data ? (
           <Spinner label="Loading reports..." />
         ) : query.isError ? (
           <p className="error-box" role="alert">
@@ -74,7 +85,7 @@ function ModerationQueue() {
           </p>
         ) : (
           <QueuePage
-            data={query.data}
+            data={data}
             open={status === 'open'}
             onDecided={(item) => replaceQueueItem(client, queryKeys.moderationQueue(status, page), item)}
             onPage={setPage}
