@@ -29,9 +29,10 @@ export async function deleteAccount(
   // The person's account lock first, which their uploads take before the photo locks that the
   // photo deletions below take too (accountWriteLock): an upload in flight commits before this goes
   // on, and its photo is deleted with the rest; one that comes later waits, then is refused (401).
-  // Then the account row: every write by the person, and every write that seals under their key,
-  // holds it (key share) and so finishes before this goes on, or starts after and finds no account
-  // (401). A view records itself holding it too (recordView).
+  // Every write by the person holds that lock too (shared), from its start (runCommand). Then the
+  // account row: any write that seals under the person's key holds it (key share) and so finishes
+  // before this goes on, or starts after and finds no account (401); a view records itself
+  // holding it too (recordView).
   await passWriterGate(trx, [accountWriteLock(userId, 'exclusive')]);
   const account = await trx
     .selectFrom('users')
