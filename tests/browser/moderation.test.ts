@@ -52,6 +52,19 @@ function setRole(username: string, role: string): Promise<{ code: number; output
   });
 }
 
+/** The review's id. */
+async function reviewCat(author: TestUser, rating: number, comment: string): Promise<number> {
+  const review = await callApi(
+    suite.server,
+    'POST',
+    '/api/reviews',
+    { cat_id: catId, rating, comment },
+    author.token,
+  );
+  expect(review.status).toBe(201);
+  return review.body.review.id;
+}
+
 beforeAll(async () => {
   const people = await Promise.all(
     ['maker', 'spammer', 'watcher', 'mod'].map((name) => registerUser(suite.server, name)),
@@ -66,15 +79,7 @@ beforeAll(async () => {
   );
   expect(cat.status).toBe(201);
   catId = cat.body.cat.id;
-  const review = await callApi(
-    suite.server,
-    'POST',
-    '/api/reviews',
-    { cat_id: catId, rating: 1, comment: REVIEW_TEXT },
-    reviewer.token,
-  );
-  expect(review.status).toBe(201);
-  reviewId = review.body.review.id;
+  reviewId = await reviewCat(reviewer, 1, REVIEW_TEXT);
   const granted = await setRole(moderator.username, 'moderator');
   expect(granted.output).toContain(`${moderator.username} is now a moderator.`);
   expect(granted.code).toBe(0);
@@ -216,20 +221,12 @@ describe('reporting and moderating a review', () => {
   it('tells a moderator reading the queue of new reports, and shows them when asked', async () => {
     /** A review of the cat by someone new, reported as spam: a new item in the open queue. */
     async function reportedReview(text: string) {
-      const author = await registerUser(suite.server, 'poster');
-      const review = await callApi(
-        suite.server,
-        'POST',
-        '/api/reviews',
-        { cat_id: catId, rating: 2, comment: text },
-        author.token,
-      );
-      expect(review.status).toBe(201);
+      const id = await reviewCat(await registerUser(suite.server, 'poster'), 2, text);
       const report = await callApi(
         suite.server,
         'POST',
         '/api/reports',
-        { target_type: 'review', target_id: review.body.review.id, reason: 'spam' },
+        { target_type: 'review', target_id: id, reason: 'spam' },
         reporter.token,
       );
       expect(report.status).toBe(201);
