@@ -250,4 +250,27 @@ describe('reporting and moderating a review', () => {
     expect(await page.getByText('1 new item in the queue.').count()).toBe(0);
     await context.close();
   });
+
+  it('shows a role granted or taken away without signing in again', async () => {
+    const member = await registerUser(suite.server, 'promoted');
+    const { context, page } = await newPage(suite.browser, { token: member.token });
+    await gotoRoute(page, suite.server, '/');
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    await nav.getByRole('link', { name: 'Saved' }).waitFor();
+    expect(await nav.getByRole('link', { name: 'Moderation' }).count()).toBe(0);
+
+    expect((await setRole(member.username, 'moderator')).code).toBe(0);
+    // Coming back to the tab reads the profile again.
+    await page.evaluate(() => document.dispatchEvent(new Event('visibilitychange')));
+    await nav.getByRole('link', { name: 'Moderation' }).click();
+    await page.getByRole('heading', { name: 'Moderation', level: 1 }).waitFor();
+
+    // Taken away while the page is open: the next read of the queue is refused, and the link goes.
+    expect((await setRole(member.username, 'member')).code).toBe(0);
+    await page.evaluate(() => document.dispatchEvent(new Event('visibilitychange')));
+    await page.getByRole('heading', { name: 'Moderators only' }).waitFor();
+    await nav.getByRole('link', { name: 'Saved' }).waitFor();
+    expect(await nav.getByRole('link', { name: 'Moderation' }).count()).toBe(0);
+    await context.close();
+  });
 });

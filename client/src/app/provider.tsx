@@ -12,9 +12,18 @@ const toastOptions = {
 
 export function AppProvider({ children }: { children: ReactNode }) {
   const init = useSession((s) => s.init);
+  const refresh = useSession((s) => s.refresh);
   useEffect(() => {
     void init();
   }, [init]);
+  // Coming back to the tab, the signed-in profile is read again (a role changed meanwhile).
+  useEffect(() => {
+    const onVisible = () => {
+      if (document.visibilityState === 'visible') void refresh();
+    };
+    document.addEventListener('visibilitychange', onVisible);
+    return () => document.removeEventListener('visibilitychange', onVisible);
+  }, [refresh]);
   return (
     <>
       {children}

@@ -135,3 +135,50 @@ describe('signing in and out', () => {
     );
   });
 });
+
+describe('reading the profile again', () => {
+  const signedIn = () => {
+    setBearerToken('live-token');
+    useSession.setState({ user: alice, token: 'live-token', loading: false, readyAt: 1 });
+  };
+
+  it('takes a role granted since sign-in, one read at a time', async () => {
+    signedIn();
+    const { sent } = scriptedFetch(() => ({ status: 200, body: { user: { ...alice, role: 'moderator' } } }));
+    await Promise.all([useSession.getState().refresh(), useSession.getState().refresh()]);
+    expect(sent).toHaveLength(1);
+    expect(sent[0]).toMatchObject({
+      url: '/api/auth/profile',
+      headers: { Authorization: 'Bearer live-token' },
+    });
+    expect(useSession.getState().user).toEqual({ ...alice, role: 'moderator' });
+  });
+
+  it('ends the session when the account is gone', async () => {
+    signedIn();
+    localStorage.setItem(TOKEN_STORAGE_KEY, 'live-token');
+    scriptedFetch(() => ({
+      status: 401,
+      body: { error: 'This account no longer exists.', code: 'unauthorized' },
+    }));
+    const shown = vi.spyOn(toast, 'error');
+    await useSession.getState().refresh();
+    expect(useSession.getState()).toMatchObject({ user: null, token: null });
+    expect(localStorage.getItem(TOKEN_STORAGE_KEY)).toBeNull();
+    expect(shown).toHaveBeenCalledWith(
+      SESSION_EXPIRED_MESSAGE,
+      expect.objectContaining({ id: 'session-expired' }),
+    );
+  });
+
+  it('keeps the session through a failed read, and asks nothing signed out', async () => {
+    signedIn();
+    scriptedFetch(() => 'network-error');
+    await useSession.getState().refresh();
+    expect(useSession.getState()).toMatchObject({ user: alice, token: 'live-token' });
+    useSession.getState().logout();
+    const { sent } = scriptedFetch(() => ({ status: 200, body: { user: alice } }));
+    await useSession.getState().refresh();
+    expect(sent).toHaveLength(0);
+  });
+});

@@ -3,7 +3,7 @@
 import toast from 'react-hot-toast/headless';
 import { create } from 'zustand';
 import { env } from '../../../config/env.ts';
-import { onUnauthorized, setBearerToken } from '../../../lib/api.ts';
+import { ApiError, onUnauthorized, setBearerToken } from '../../../lib/api.ts';
 import { changePassword } from '../api/change-password.ts';
 import { deleteAccount } from '../api/delete-account.ts';
 import { getProfile } from '../api/get-profile.ts';
@@ -25,6 +25,12 @@ export type SessionState = {
   /** When the start-up session check ended (ms since epoch), or null while it runs. */
   readyAt: number | null;
   init(): Promise<void>;
+  /**
+   * Reads the profile again, without holding the page: a role granted or taken away since sign-in
+   * shows in the nav, and an account ended elsewhere signs out here too (a 401 ends the session
+   * as any does). Other failures change nothing. One read at a time.
+   */
+  refresh(): Promise<void>;
   login(usernameOrEmail: string, password: string): Promise<User>;
   register(username: string, email: string, password: string): Promise<User>;
   logout(): void;
@@ -55,6 +61,7 @@ function storeToken(token: string | null): void {
 
 export const useSession = create<SessionState>()((set, get) => {
   let checking: Promise<void> | null = null;
+  let refreshing: Promise<void> | null = null;
 
   async function checkStoredToken(): Promise<void> {
     const token = readStoredToken();
@@ -111,6 +118,22 @@ export const useSession = create<SessionState>()((set, get) => {
       return check;
     },
 
+    refresh() {
+      const token = get().token;
+      if (!token || !get().user || checking) return checking ?? Promise.resolve();
+      refreshing ??= getProfile()
+        .then(({ user }) => {
+          if (get().token === token) set({ user });
+        })
+        .catch((error: unknown) => {
+          if (error instanceof ApiError && error.status === 401 && get().token === token) endExpiredSession();
+        })
+        .finally(() => {
+          refreshing = null;
+        });
+      return refreshing;
+    },
+
     async login(usernameOrEmail, password) {
       return signIn(await loginWithPassword(usernameOrEmail, password));
     },
@@ -145,8 +168,11 @@ export const useSession = create<SessionState>()((set, get) => {
 
 // A token the server stopped accepting (expired, revoked) ends the session everywhere at once;
 // guarded screens then redirect to /login instead of showing a half-broken page.
-onUnauthorized(() => {
-  if (!useSession.getState().token) return;
+function endExpiredSession(): void {
   useSession.getState().logout();
   toast.error(SESSION_EXPIRED_MESSAGE, { id: 'session-expired' });
+}
+
+onUnauthorized(() => {
+  if (useSession.getState().token) endExpiredSession();
 });

@@ -1,7 +1,7 @@
 // /moderation — the moderators' queue: open reports (most reported first) or resolved ones, a page
 // at a time, each item with its content, reasons and the decisions. Members get "Moderators only".
 import { useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { PageMessage } from '../../../components/PageMessage.tsx';
 import { Spinner } from '../../../components/Spinner.tsx';
 import { Tabs } from '../../../components/Tabs.tsx';
@@ -52,8 +52,14 @@ function ModerationQueue() {
     setPage(1);
   }
 
-  // A role taken away since sign-in: the server says 403.
-  if (query.error instanceof ApiError && query.error.status === 403) return <ModeratorsOnly />;
+  // A role taken away since sign-in: the server says 403, and the profile read again drops the
+  // nav's link.
+  const forbidden = query.error instanceof ApiError && query.error.status === 403;
+  const refresh = useSession((s) => s.refresh);
+  useEffect(() => {
+    if (forbidden) void refresh();
+  }, [forbidden, refresh]);
+  if (forbidden) return <ModeratorsOnly />;
 
   return (
     <div className="page moderation">
