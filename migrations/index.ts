@@ -18,6 +18,7 @@ import * as mapCells from './20261125_0401_map_cells.ts';
 import * as moderation from './20261126_0101_moderation.ts';
 import * as userKeys from './20261127_0101_user_keys.ts';
 import * as mapQueueUnlogged from './20261128_0101_map_queue_unlogged.ts';
+import * as labelMapIndexes from './20261129_0101_label_map_indexes.ts';
 
 export const migrations: Record<string, Migration> = {
   '20261121_0001_event_store': eventStore,
@@ -37,4 +38,5 @@ export const migrations: Record<string, Migration> = {
   '20261126_0101_moderation': moderation,
   '20261127_0101_user_keys': userKeys,
   '20261128_0101_map_queue_unlogged': mapQueueUnlogged,
+  '20261129_0101_label_map_indexes': labelMapIndexes,
 };

@@ -1,6 +1,7 @@
 // Clusters for a box: whole grid cells inside it come from the map cells projection; the box's
 // edges, and every request with filters or text (which the cells cannot answer), are summed from
-// the cats or bodegas read table over the box with the point index, grouped by the same cells.
+// the cats or bodegas read table over the box with the point index (or, for a breed or personality
+// over a large box, that label's index), grouped by the same cells.
 // From zoom EXACT_ZOOM each distinct location is a cluster while they are at most MAX_CLUSTERS.
 import type { Cluster, MapAnswer } from '../../contract/map.ts';
 import { sql, type Expression, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
@@ -23,7 +24,15 @@ export type MapSearch = {
   zoom: number;
   /** The search's filters and text, as SQL on the type's table; none lets the cells answer. */
   conditions: Expression<SqlBool>[];
+  /** A breed or personality among them: that label's index carries place and id (see tableCells). */
+  labelled: boolean;
 };
+
+/**
+ * Up to this answer level (boxes of a borough or more), a labelled search reads its matching rows
+ * from the label's index alone rather than every row in the box through the point index.
+ */
+const LABEL_INDEX_MAX_LEVEL = 13;
 
 /** Items of one cluster: their mean coordinates and id sum (the id itself when alone). */
 type Group = { n: number; lat: number; lng: number; idSum: number };
@@ -55,10 +64,14 @@ function column(type: MapSearch['type'], name: string) {
  * search's "this area" uses it too.
  */
 export function inBox(type: MapSearch['type'], box: Box): RawBuilder<boolean> {
+  return sql<boolean>`(${pointOf(type)} <@ ${boxOf(box)} and ${inRanges(type, box)})`;
+}
+
+/** Rows inside the box by their coordinates alone, which leaves the point index out of the plan. */
+function inRanges(type: MapSearch['type'], box: Box): RawBuilder<boolean> {
   const lng = column(type, 'longitude');
   const lat = column(type, 'latitude');
-  return sql<boolean>`(${pointOf(type)} <@ ${boxOf(box)}
-    and ${lng} between ${box.west}::float8 and ${box.east}::float8
+  return sql<boolean>`(${lng} between ${box.west}::float8 and ${box.east}::float8
     and ${lat} between ${box.south}::float8 and ${box.north}::float8)`;
 }
 
@@ -142,8 +155,12 @@ async function tableCells(
   const lat = column(type, 'latitude');
   const lng = column(type, 'longitude');
   const size = cellSize(level);
+  // A label over a large box: the planner takes the point index's selectivity for 0.1% of the
+  // table, so offered it, it visits every row in the box (about 50 ms for the city at 100,000
+  // cats); without it, it reads the label's index alone (about 7 ms for 12,500 friendly tabbies).
+  const byLabel = search.labelled && level <= LABEL_INDEX_MAX_LEVEL;
   // Hidden items are out of the cells too (see map/projection.ts), so the parts add up.
-  const where = [inBox(type, box), visible(type), ...search.conditions];
+  const where = [byLabel ? inRanges(type, box) : inBox(type, box), visible(type), ...search.conditions];
   if (interior) where.push(...outside(type, box, interior));
   const { rows } = await sql<GroupRow>`
     select floor(${lng} / ${size}::float8)::int as gx, floor(${lat} / ${size}::float8)::int as gy,

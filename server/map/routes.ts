@@ -33,11 +33,14 @@ export async function mapSearchOf(db: Kysely<DB>, query: MapQuery): Promise<MapS
   const type = query.type ?? 'cats';
   rejectFiltersOfOtherType(query, type);
   const text = await resolveText(db, parseTextQuery(query.q));
-  const conditions =
-    type === 'cats'
-      ? catConditions({ text, filters: catFiltersOf(query) })
-      : bodegaConditions({ text, filters: bodegaFiltersOf(query) });
-  return { type, box, zoom: query.zoom, conditions };
+  if (type === 'bodegas') {
+    const conditions = bodegaConditions({ text, filters: bodegaFiltersOf(query) });
+    return { type, box, zoom: query.zoom, conditions, labelled: false };
+  }
+  const filters = catFiltersOf(query);
+  const conditions = catConditions({ text, filters });
+  const labelled = filters.breed !== null || filters.personality !== null;
+  return { type, box, zoom: query.zoom, conditions, labelled };
 }
 
 const mapRoutes: FastifyPluginAsync = async (fastify) => {
