@@ -244,6 +244,7 @@ describe('reporting and moderating a review', () => {
     await notice.waitFor();
     // Nothing moved under the moderator meanwhile.
     expect(await page.getByRole('article').filter({ hasText: 'Second of many' }).count()).toBe(0);
+    await screenshot(page, 'moderation-notice', 'desktop');
     await notice.getByRole('button', { name: 'Show' }).click();
     await page.getByRole('article').filter({ hasText: 'Second of many: cheap loans' }).waitFor();
     await first.waitFor();
