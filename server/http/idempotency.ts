@@ -16,12 +16,6 @@ function requestHash(request: FastifyRequest): string {
     .digest('hex');
 }
 
-/**
- * Runs a write in one transaction, through the writer gate (see writeTransaction). With an Idempotency-Key header (signed-in callers), a repeat of
- * the same request returns the stored first result and changes nothing; the same key with a
- * different request is a 409. A signed-in caller's write first holds their account (holdAccount),
- * so it is ordered against the account's deletion.
- */
 /** How long a key's first answer is kept; clients retry within seconds or minutes, not days. */
 export const KEY_LIFETIME_HOURS = 24;
 const PRUNE_EVERY_MS = 10 * 60_000;
@@ -54,6 +48,13 @@ async function holdAccount(trx: Kysely<DB>, userId: number): Promise<void> {
   if (!account) throw new Unauthorized(ACCOUNT_GONE);
 }
 
+/**
+ * Runs a write in one transaction, through the writer gate (see writeTransaction). A signed-in
+ * caller's write first holds their account (holdAccount), so it is ordered against the account's
+ * deletion; commands take their own locks after it. With an Idempotency-Key header (signed-in
+ * callers), a repeat of the same request returns the stored first result and changes nothing; the
+ * same key with a different request is a 409.
+ */
 export async function runCommand(
   db: Kysely<DB>,
   request: FastifyRequest,

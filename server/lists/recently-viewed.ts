@@ -16,11 +16,11 @@ export const RECENTLY_VIEWED_CAP = 50;
 const QUIET_MS = 1000;
 
 /**
- * Records that the user viewed the item at `at`. A repeat view within the quiet second writes
- * nothing while the item is still the newest entry, but one that follows a view of something
- * else moves the item back to the top. Only while the account exists: the row is written holding
- * the user's row (key share), so an account deletion, which locks that row before it clears the
- * person's views, either clears this one too or finds it never written.
+ * Records that the user viewed the item at `at`. A repeat view within the quiet second changes no
+ * row while the item is still the newest entry, but one that follows a view of something else
+ * moves the item back to the top. Only while the account exists: every view holds the user's row
+ * (key share) for its one statement, so an account deletion, which locks that row before it
+ * clears the person's views, either clears this one too or finds it never written.
  */
 export async function recordView(
   db: Kysely<DB>,

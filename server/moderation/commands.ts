@@ -3,7 +3,6 @@
 // (target.ts) decided. The projections hide or restore the content in the same commit.
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
-import { accountWriteLock } from '../events/personal.ts';
 import { nextId, passWriterGate, readStream, type EventStore } from '../events/store.ts';
 import { lockTarget } from '../events/targets.ts';
 import { streamIds, type EventMetadata, type RecordedEvent } from '../events/types.ts';
@@ -81,21 +80,17 @@ async function holdContent(trx: Kysely<DB>, target: ModerationTarget): Promise<C
 }
 
 /**
- * The target's moderation stream, taken in turn (one decision at a time), folded. The author's
- * account lock comes first, in the same statement: their comment or note is sealed under their
- * key, which locks their account row late, while an account deletion locks that row first and
- * then the rows of the person's reviews and photos this holds (see accountWriteLock).
+ * The target's moderation stream, taken in turn (one decision at a time), folded. Run through
+ * runCommand, which takes the author's account lock before this: their comment or note is sealed
+ * under their key, which locks their account row late, while an account deletion locks that row
+ * first and then the rows of the person's reviews and photos this holds (see accountWriteLock).
  */
 async function loadModeration(
   trx: Kysely<DB>,
   target: ModerationTarget,
-  authorId: number,
 ): Promise<{ state: ModerationState; version: number }> {
   const stream = streamIds.moderation(target.type, target.id);
-  await passWriterGate(trx, [
-    accountWriteLock(authorId, 'shared'),
-    sql`pg_advisory_xact_lock(hashtextextended(${stream}, 0))`,
-  ]);
+  await passWriterGate(trx, [sql`pg_advisory_xact_lock(hashtextextended(${stream}, 0))`]);
   const events = (await readStream(trx, stream, MODERATION_EVENTS)) as RecordedEvent<ModerationEventType>[];
   return {
     state: events.reduce(evolveModeration, INITIAL_STATE),
@@ -111,7 +106,7 @@ export async function fileReport(
   command: FileReport,
   metadata: EventMetadata,
 ): Promise<FiledReport> {
-  const { state, version } = await loadModeration(trx, command.target, command.userId);
+  const { state, version } = await loadModeration(trx, command.target);
   const facts = await holdContent(trx, command.target);
   // A refused report may use up an id: ids only need to be unique.
   const reportId = facts ? await nextId(trx, 'report_ids') : 0;
@@ -127,7 +122,7 @@ export async function decide(
   command: Decide,
   metadata: EventMetadata,
 ): Promise<void> {
-  const { state, version } = await loadModeration(trx, command.target, command.moderatorId);
+  const { state, version } = await loadModeration(trx, command.target);
   const facts = await holdContent(trx, command.target);
   const events = decideAction(command, state, facts);
   const stream = streamIds.moderation(command.target.type, command.target.id);

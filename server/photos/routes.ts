@@ -9,7 +9,6 @@ import { Type } from '@sinclair/typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { TargetType } from '../db/schema.ts';
 import { UnsupportedMediaType } from '../errors.ts';
-import { accountWriteLock } from '../events/personal.ts';
 import { nextId, passWriterGate } from '../events/store.ts';
 import { requireTarget, targetNotFound, type Target } from '../events/targets.ts';
 import { runCommand } from '../http/idempotency.ts';
@@ -82,10 +81,9 @@ const photosRoutes: FastifyPluginAsync = async (fastify) => {
         is_primary: received.makePrimary,
       };
       await runCommand(db, request, reply, async (trx) => {
-        // The uploader's account before the target's photos, as an account deletion takes them
-        // (accountWriteLock), in the gate's statement. A deletion that committed meanwhile makes
-        // the append refuse the upload (401) when it seals the caption.
-        await passWriterGate(trx, [accountWriteLock(user.id, 'shared'), targetPhotosLock(target)]);
+        // runCommand has taken the uploader's account lock already, so the target's photos come
+        // after it, in the order an account deletion takes them (see accountWriteLock).
+        await passWriterGate(trx, [targetPhotosLock(target)]);
         const owner = await requireTarget(trx, target, { keyShare: true });
         await claimUpload(trx, config.uploads, user.id);
         const photoId = await nextId(trx, 'photo_ids');

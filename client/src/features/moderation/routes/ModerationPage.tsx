@@ -66,7 +66,7 @@ function ModerationQueue() {
       <h1 className="moderation__title">Moderation</h1>
       <Tabs label="Reports" tabs={TABS} selected={status} onSelect={select}>
         {/* Always in the page, so that a notice appearing in it is announced. */}
-        <div className="moderation__notice-slot" role="status">
+        <div role="status">
           {notice && (
             <p className="moderation__notice">
               {notice}
