@@ -35,6 +35,8 @@ export type DatabaseOptions = {
    * a lock) longer than this, so no request holds a connection without bound. Unset: no limit.
    */
   statementTimeoutMs?: number | null;
+  /** Embedded mode, in memory: start as a copy of this dump (see EmbeddedStorage's copyOf). */
+  embeddedCopyOf?: string | null;
   /** Embedded mode: how long the storage thread may stop answering before it is restarted. */
   embeddedDeadlineMs?: number;
   /** Embedded mode: honour test-only faults (always on under NODE_ENV=test). */
@@ -120,6 +122,7 @@ async function openPGlite(options: DatabaseOptions): Promise<Database> {
   try {
     storage = await EmbeddedStorage.open({
       dataDir: lock ? path.dirname(lock.path) : null,
+      copyOf: options.embeddedCopyOf ?? null,
       deadlineMs: options.embeddedDeadlineMs,
       testHooks: options.embeddedTestHooks,
       logger: options.logger,

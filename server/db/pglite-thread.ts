@@ -3,10 +3,11 @@
 // this thread only, where the supervisor on the main thread (pglite-host.ts) notices the missing
 // heartbeat, terminates the thread and opens the data directory again in a new one.
 //
-// Messages in: query, listen, unlisten, close, and two faults honoured only when the host asked for
+// Messages in: query, listen, unlisten, dump, close, and two faults honoured only when the host asked for
 // test hooks (freeze: busy-loop forever, as a stuck backend does; crash: end the thread at once).
-// Messages out: ready/open-failed once, then a result or error per request id, notify per NOTIFY,
+// Messages out: ready/open-failed once, then a result, dump or error per request id, notify per NOTIFY,
 // and fatal when the backend is broken beyond the current statement.
+import { readFile } from 'node:fs/promises';
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite, type Extension } from '@electric-sql/pglite';
 import { cube } from '@electric-sql/pglite/contrib/cube';
@@ -15,6 +16,8 @@ import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 
 export type ThreadOptions = {
   dataDir: string | null;
+  /** In memory only: start as a copy of this file, a dump of another database (see 'dump'). */
+  copyOf: string | null;
   testHooks: boolean;
   /** Shared Int32Array[1] this thread increments every `beatMs` while its event loop runs. */
   beats: SharedArrayBuffer;
@@ -27,6 +30,7 @@ export type ToThread =
   | { type: 'query'; id: number; sql: string; params: unknown[] }
   | { type: 'listen'; id: number; channel: string }
   | { type: 'unlisten'; id: number; channel: string }
+  | { type: 'dump'; id: number }
   | { type: 'close'; id: number }
   | { type: 'fault'; kind: 'freeze' | 'crash' };
 
@@ -35,6 +39,7 @@ export type FromThread =
   | { type: 'open-failed'; error: SerializedError }
   | { type: 'result'; id: number; rows: unknown[]; affectedRows: number }
   | { type: 'done'; id: number }
+  | { type: 'dumped'; id: number; data: ArrayBuffer }
   | { type: 'error'; id: number; error: SerializedError }
   | { type: 'notify'; channel: string; payload: string }
   | { type: 'fatal'; error: SerializedError };
@@ -82,8 +87,10 @@ async function main(port: NonNullable<typeof parentPort>, options: ThreadOptions
 
   let pg: PGlite;
   try {
+    const copy = options.copyOf && !options.dataDir ? new Blob([await readFile(options.copyOf)]) : undefined;
     pg = await PGlite.create({
       dataDir: options.dataDir ?? undefined,
+      loadDataDir: copy,
       extensions: { cube, earthdistance, pg_trgm, loadLibrariesOnUse },
       parsers: { [INT8]: (v: string) => Number(v), [NUMERIC]: (v: string) => Number(v) },
     });
@@ -137,6 +144,14 @@ async function main(port: NonNullable<typeof parentPort>, options: ThreadOptions
         );
         return;
       }
+      case 'dump':
+        pg.dumpDataDir('none')
+          .then((file) => file.arrayBuffer())
+          .then(
+            (data) => port.postMessage({ type: 'dumped', id: message.id, data } satisfies FromThread, [data]),
+            (error: unknown) => send({ type: 'error', id: message.id, error: serializeError(error) }),
+          );
+        return;
       case 'close':
         pg.close().then(
           () => send({ type: 'done', id: message.id }),

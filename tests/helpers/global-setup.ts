@@ -1,5 +1,9 @@
 // Runs once per test run: picks the storage (TEST_DATABASE_URL / TEST_REDIS_URL, else
-// testcontainers when a Docker engine answers, else embedded) and migrates the template database.
+// testcontainers when a Docker engine answers, else embedded) and migrates the template database:
+// on Postgres a database each test file's is created from, embedded a dump each one starts from.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import pg from 'pg';
 import { openDatabase } from '../../server/db/database.ts';
 import { migrateToLatest } from '../../server/db/migrate.ts';
@@ -37,7 +41,19 @@ export default async function setup(): Promise<() => Promise<void>> {
     }
   }
   const adminUrl = process.env.TEST_DATABASE_URL;
-  if (adminUrl) {
+  if (!adminUrl) {
+    // Starting PGlite from a dump skips its initdb and the migrations: about 0.6 s a file, not 5.
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'bodega-test-template-'));
+    const db = await openDatabase({ url: null });
+    try {
+      await migrateToLatest(db.db);
+      await writeFile(path.join(dir, 'template.tar'), await db.embedded!.dump());
+    } finally {
+      await db.close();
+    }
+    process.env.TEST_EMBEDDED_TEMPLATE = path.join(dir, 'template.tar');
+    stops.push(() => rm(dir, { recursive: true, force: true }));
+  } else {
     // One template per run, so concurrent runs against the same server never disturb each other.
     const template = `bodega_test_template_${process.pid}`;
     process.env.TEST_TEMPLATE_DB = template;

@@ -1,5 +1,6 @@
 // Test storage: a fresh database per test file. Real Postgres from TEST_DATABASE_URL (each file gets
-// a copy of a migrated template database), else embedded PGlite in memory. Redis from
+// a copy of a migrated template database), else embedded PGlite in memory (started from a migrated
+// template's dump when global-setup wrote one). Redis from
 // TEST_REDIS_URL with a fresh queue prefix per file, else the in-process queue.
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
@@ -33,7 +34,10 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   useDataKey(loadConfig({ NODE_ENV: 'test' }).dataKey);
   const adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) {
-    const database = await openDatabase({ url: null });
+    const database = await openDatabase({
+      url: null,
+      embeddedCopyOf: process.env.TEST_EMBEDDED_TEMPLATE ?? null,
+    });
     await migrateToLatest(database.db);
     return { database, url: null, drop: () => database.close() };
   }

@@ -159,3 +159,27 @@ describe('in-memory embedded storage', () => {
     }
   });
 });
+
+describe('an in-memory database started from a dump', () => {
+  it('holds what the dumped one held, and each goes its own way after', async () => {
+    const first = await openDatabase({ url: null });
+    const copyDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bodega-dump-'));
+    const file = path.join(copyDir, 'dump.tar');
+    let copy: Database | null = null;
+    try {
+      await sql`create table notes (id int primary key, body text)`.execute(first.db);
+      await sql`insert into notes values (1, 'kept')`.execute(first.db);
+      fs.writeFileSync(file, await first.embedded!.dump());
+      copy = await openDatabase({ url: null, embeddedCopyOf: file });
+      expect((await sql`select * from notes`.execute(copy.db)).rows).toEqual([{ id: 1, body: 'kept' }]);
+      await sql`insert into notes values (2, 'only in the copy')`.execute(copy.db);
+      await sql`delete from notes`.execute(first.db);
+      expect((await sql`select id from notes`.execute(copy.db)).rows).toEqual([{ id: 1 }, { id: 2 }]);
+      expect((await sql`select id from notes`.execute(first.db)).rows).toEqual([]);
+    } finally {
+      await copy?.close();
+      await first.close();
+      fs.rmSync(copyDir, { recursive: true, force: true });
+    }
+  });
+});
