@@ -19,6 +19,7 @@ import * as moderation from './20261126_0101_moderation.ts';
 import * as userKeys from './20261127_0101_user_keys.ts';
 import * as mapQueueUnlogged from './20261128_0101_map_queue_unlogged.ts';
 import * as labelMapIndexes from './20261129_0101_label_map_indexes.ts';
+import * as accountPresent from './20261130_0101_account_present.ts';
 
 export const migrations: Record<string, Migration> = {
   '20261121_0001_event_store': eventStore,
@@ -39,4 +40,5 @@ export const migrations: Record<string, Migration> = {
   '20261127_0101_user_keys': userKeys,
   '20261128_0101_map_queue_unlogged': mapQueueUnlogged,
   '20261129_0101_label_map_indexes': labelMapIndexes,
+  '20261130_0101_account_present': accountPresent,
 };

@@ -58,15 +58,25 @@ const notifyingAfterCommit = new WeakMap<Kysely<DB>, number>();
  *
  * `locks` (advisory lock calls) are taken right after the gate in the same statement, which saves
  * a command whose first step is taking locks a round trip (see writeTransaction's `gateFirst`).
+ * `check`, a boolean expression evaluated after them in that statement, is returned; a check that
+ * must see what the locks waited for calls a volatile function (see holdAccount).
  */
-export async function passWriterGate(trx: Kysely<DB>, locks: RawBuilder<unknown>[] = []): Promise<void> {
+export async function passWriterGate(
+  trx: Kysely<DB>,
+  locks: RawBuilder<unknown>[] = [],
+  check?: RawBuilder<boolean>,
+): Promise<boolean> {
+  const checked = check ? [sql`${check} as ok`] : [];
+  let statement: RawBuilder<{ ok?: boolean }>;
   if (gated.has(trx)) {
-    if (locks.length > 0) await sql`select ${sql.join(locks)}`.execute(trx);
-    return;
+    if (locks.length === 0 && !check) return true;
+    statement = sql`select ${sql.join([...locks, ...checked])}`;
+  } else {
+    statement = sql`select ${sql.join([sql`pg_advisory_xact_lock_shared(${WRITERS_LOCK})`, ...locks, ...checked])}`;
   }
-  const more = locks.length > 0 ? sql`, ${sql.join(locks)}` : sql``;
-  await sql`select pg_advisory_xact_lock_shared(${WRITERS_LOCK})${more}`.execute(trx);
+  const { rows } = await statement.execute(trx);
   gated.add(trx);
+  return rows[0]?.ok ?? true;
 }
 
 export type WriteTransactionOptions = {

@@ -31,21 +31,24 @@ function pruneExpired(db: Kysely<DB>, log: FastifyRequest['log']): void {
 }
 
 /**
- * Passes the writer gate with the caller's account lock (accountWriteLock, shared) in the same
- * statement, then checks that the account still exists. An account deletion holds that lock
- * exclusively from its start to its commit, so a write either finishes before the deletion goes
- * on (and what it wrote goes with the account) or gets the lock after the deletion committed and
- * is refused here: 401, nothing written. Without this, a save, a new cat or a recorded key that
- * raced a deletion could land after it, naming a person who no longer exists. The check locks no
- * row: a transaction's first row lock gives it its transaction id, which orders it in the log, and
- * that must wait for the target's lock (see lockTarget).
+ * Passes the writer gate with the caller's account lock (accountWriteLock, shared) and checks that
+ * the account still exists, in one statement. An account deletion holds that lock exclusively from
+ * its start to its commit, so a write either finishes before the deletion goes on (and what it
+ * wrote goes with the account) or gets the lock after the deletion committed and is refused here:
+ * 401, nothing written. Without this, a save, a new cat or a recorded key that raced a deletion
+ * could land after it, naming a person who no longer exists. The check is account_present, a
+ * volatile function, whose query takes its snapshot after the lock (the statement's own snapshot
+ * was taken before it, and would miss a deletion the lock waited for). It locks no row: a
+ * transaction's first row lock gives it its transaction id, which orders it in the log, and that
+ * must wait for the target's lock (see lockTarget).
  */
 async function holdAccount(trx: Kysely<DB>, userId: number): Promise<void> {
-  await passWriterGate(trx, [accountWriteLock(userId, 'shared')]);
-  // Its own statement: its snapshot is taken after the lock above, so it sees a deletion that
-  // lock waited for.
-  const account = await trx.selectFrom('users').select('id').where('id', '=', userId).executeTakeFirst();
-  if (!account) throw new Unauthorized(ACCOUNT_GONE);
+  const present = await passWriterGate(
+    trx,
+    [accountWriteLock(userId, 'shared')],
+    sql<boolean>`account_present(${userId})`,
+  );
+  if (!present) throw new Unauthorized(ACCOUNT_GONE);
 }
 
 /**
