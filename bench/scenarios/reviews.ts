@@ -157,8 +157,9 @@ export const scenario: Scenario = {
           }
         },
       });
-      // The statements the app sends today, run directly: the writer gate and both locks in one
-      // statement, the checks and the new id in one, the version claim and the event in one, the
+      // The statements the app sends today, run directly: the writer gate, the author's account
+      // lock and its check in one statement, both locks on the target in one, the checks and the
+      // new id in one, the version claim and the event in one, the
       // review row, and a NOTIFY after the commit (at most one in flight, as the app does).
       const offset2 = offset + direct.requests + direct.errors + 1000;
       const notifier = new pg.Client({ connectionString: bench.url });
@@ -189,8 +190,13 @@ export const scenario: Scenario = {
           const cat = 1 + (Math.floor(n / USERS) % CATS);
           await client.query('begin');
           try {
+            const { rows: held } = await client.query(
+              'select pg_advisory_xact_lock_shared(7031002), pg_advisory_xact_lock_shared(hashtextextended($1, 0)), account_present($2) as ok',
+              [`account-writes-${user}`, user],
+            );
+            if (!held[0]?.ok) throw new Error('bench user missing');
             await client.query(
-              'select pg_advisory_xact_lock_shared(7031002), pg_advisory_xact_lock_shared(hashtextextended($1, 0)), pg_advisory_xact_lock(hashtextextended($2, 0))',
+              'select pg_advisory_xact_lock_shared(hashtextextended($1, 0)), pg_advisory_xact_lock(hashtextextended($2, 0))',
               [`target-cat-${cat}`, `review-cat-${cat}-${user}`],
             );
             const { rows } = await client.query(
