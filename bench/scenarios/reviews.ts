@@ -158,8 +158,8 @@ export const scenario: Scenario = {
         },
       });
       // The statements the app sends today, run directly: the writer gate, the author's account
-      // lock and its check in one statement, both locks on the target in one, the checks and the
-      // new id in one, the version claim and the event in one, the
+      // lock, both locks on the target and the account's check in one statement, the checks and
+      // the new id in one, the version claim and the event in one, the
       // review row, and a NOTIFY after the commit (at most one in flight, as the app does).
       const offset2 = offset + direct.requests + direct.errors + 1000;
       const notifier = new pg.Client({ connectionString: bench.url });
@@ -191,14 +191,10 @@ export const scenario: Scenario = {
           await client.query('begin');
           try {
             const { rows: held } = await client.query(
-              'select pg_advisory_xact_lock_shared(7031002), pg_advisory_xact_lock_shared(hashtextextended($1, 0)), account_present($2) as ok',
-              [`account-writes-${user}`, user],
+              'select pg_advisory_xact_lock_shared(7031002), pg_advisory_xact_lock_shared(hashtextextended($1, 0)), pg_advisory_xact_lock_shared(hashtextextended($2, 0)), pg_advisory_xact_lock(hashtextextended($3, 0)), account_present($4) as ok',
+              [`account-writes-${user}`, `target-cat-${cat}`, `review-cat-${cat}-${user}`, user],
             );
             if (!held[0]?.ok) throw new Error('bench user missing');
-            await client.query(
-              'select pg_advisory_xact_lock_shared(hashtextextended($1, 0)), pg_advisory_xact_lock(hashtextextended($2, 0))',
-              [`target-cat-${cat}`, `review-cat-${cat}-${user}`],
-            );
             const { rows } = await client.query(
               `select r.id as existing, case when r.id is null then nextval('review_ids') end as id,
                       (select username from users where id = $2) as username

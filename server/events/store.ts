@@ -66,17 +66,47 @@ export async function passWriterGate(
   locks: RawBuilder<unknown>[] = [],
   check?: RawBuilder<boolean>,
 ): Promise<boolean> {
-  const checked = check ? [sql`${check} as ok`] : [];
-  let statement: RawBuilder<{ ok?: boolean }>;
+  const preamble = preambles.get(trx);
+  preambles.delete(trx);
+  const columns = [...(preamble?.locks ?? []), ...locks];
+  if (check) columns.push(sql`${check} as ok`);
+  if (preamble) columns.push(sql`${preamble.check} as preamble_ok`);
+  let statement: RawBuilder<{ ok?: boolean; preamble_ok?: boolean }>;
   if (gated.has(trx)) {
-    if (locks.length === 0 && !check) return true;
-    statement = sql`select ${sql.join([...locks, ...checked])}`;
+    if (columns.length === 0) return true;
+    statement = sql`select ${sql.join(columns)}`;
   } else {
-    statement = sql`select ${sql.join([sql`pg_advisory_xact_lock_shared(${WRITERS_LOCK})`, ...locks, ...checked])}`;
+    statement = sql`select ${sql.join([sql`pg_advisory_xact_lock_shared(${WRITERS_LOCK})`, ...columns])}`;
   }
   const { rows } = await statement.execute(trx);
   gated.add(trx);
+  if (preamble && !rows[0]?.preamble_ok) throw preamble.refused();
   return rows[0]?.ok ?? true;
+}
+
+/** Locks and a check that the transaction's first passWriterGate call takes before its own. */
+export type GatePreamble = {
+  locks: RawBuilder<unknown>[];
+  check: RawBuilder<boolean>;
+  /** The error thrown when the check is false. */
+  refused(): Error;
+};
+
+const preambles = new WeakMap<Kysely<DB>, GatePreamble>();
+
+/**
+ * Has the transaction's first passWriterGate call take `preamble`'s locks before its own and
+ * evaluate its check, in the same statement: a caller that must lock something before whatever a
+ * command locks first (see runCommand's account hold) adds no round trip of its own. Only for work
+ * whose first statement is that call (writeTransaction's `gateFirst`); `preamblePending` tells
+ * whether it has been taken.
+ */
+export function setGatePreamble(trx: Kysely<DB>, preamble: GatePreamble): void {
+  preambles.set(trx, preamble);
+}
+
+export function preamblePending(trx: Kysely<DB>): boolean {
+  return preambles.has(trx);
 }
 
 export type WriteTransactionOptions = {

@@ -6,7 +6,13 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { DB } from '../db/schema.ts';
 import { Conflict, Invalid, Unauthorized } from '../errors.ts';
 import { ACCOUNT_GONE, accountWriteLock } from '../events/personal.ts';
-import { passWriterGate, writeTransaction } from '../events/store.ts';
+import {
+  passWriterGate,
+  preamblePending,
+  setGatePreamble,
+  writeTransaction,
+  type GatePreamble,
+} from '../events/store.ts';
 
 export type CommandResult = { status: number; body: unknown };
 
@@ -31,8 +37,9 @@ function pruneExpired(db: Kysely<DB>, log: FastifyRequest['log']): void {
 }
 
 /**
- * Passes the writer gate with the caller's account lock (accountWriteLock, shared) and checks that
- * the account still exists, in one statement. An account deletion holds that lock exclusively from
+ * A signed-in write's hold on its author's account, taken with the writer gate in one statement
+ * (see setGatePreamble): the account's lock (accountWriteLock, shared), then a check that the
+ * account still exists. An account deletion holds that lock exclusively from
  * its start to its commit, so a write either finishes before the deletion goes on (and what it
  * wrote goes with the account) or gets the lock after the deletion committed and is refused here:
  * 401, nothing written. Without this, a save, a new cat or a recorded key that raced a deletion
@@ -42,19 +49,32 @@ function pruneExpired(db: Kysely<DB>, log: FastifyRequest['log']): void {
  * transaction's first row lock gives it its transaction id, which orders it in the log, and that
  * must wait for the target's lock (see lockTarget).
  */
-async function holdAccount(trx: Kysely<DB>, userId: number): Promise<void> {
-  const present = await passWriterGate(
-    trx,
-    [accountWriteLock(userId, 'shared')],
-    sql<boolean>`account_present(${userId})`,
-  );
-  if (!present) throw new Unauthorized(ACCOUNT_GONE);
+function accountHold(userId: number): GatePreamble {
+  return {
+    locks: [accountWriteLock(userId, 'shared')],
+    check: sql<boolean>`account_present(${userId})`,
+    refused: () => new Unauthorized(ACCOUNT_GONE),
+  };
 }
+
+async function holdAccount(trx: Kysely<DB>, userId: number): Promise<void> {
+  setGatePreamble(trx, accountHold(userId));
+  await passWriterGate(trx);
+}
+
+export type CommandOptions = {
+  /**
+   * The command's first statement is a passWriterGate call with locks of its own: the account
+   * hold joins that statement (see setGatePreamble), a round trip less. A command that never
+   * passes the gate is a bug, and fails.
+   */
+  locksFirst?: boolean;
+};
 
 /**
  * Runs a write in one transaction, through the writer gate (see writeTransaction). A signed-in
- * caller's write first holds their account (holdAccount), so it is ordered against the account's
- * deletion; commands take their own locks after it. With an Idempotency-Key header (signed-in
+ * caller's write first holds their account (accountHold), so it is ordered against the account's
+ * deletion; commands take their own locks after it (in the same statement with `locksFirst`). With an Idempotency-Key header (signed-in
  * callers), a repeat of the same request returns the stored first result and changes nothing; the
  * same key with a different request is a 409.
  */
@@ -63,6 +83,7 @@ export async function runCommand(
   request: FastifyRequest,
   reply: FastifyReply,
   command: (trx: Kysely<DB>) => Promise<CommandResult>,
+  options: CommandOptions = {},
 ): Promise<FastifyReply> {
   const key = request.headers['idempotency-key'];
   const userId = request.currentUser?.id;
@@ -72,8 +93,14 @@ export async function runCommand(
   }
   if (typeof key !== 'string') {
     const held = async (trx: Kysely<DB>) => {
-      await holdAccount(trx, userId);
-      return command(trx);
+      if (!options.locksFirst) {
+        await holdAccount(trx, userId);
+        return command(trx);
+      }
+      setGatePreamble(trx, accountHold(userId));
+      const result = await command(trx);
+      if (preamblePending(trx)) throw new Error('A locksFirst command did not pass the writer gate');
+      return result;
     };
     const result = await writeTransaction(db, held, { gateFirst: true });
     return reply.status(result.status).send(result.body);

@@ -80,35 +80,41 @@ const photosRoutes: FastifyPluginAsync = async (fastify) => {
         caption: received.caption,
         is_primary: received.makePrimary,
       };
-      await runCommand(db, request, reply, async (trx) => {
-        // runCommand has taken the uploader's account lock already, so the target's photos come
-        // after it, in the order an account deletion takes them (see accountWriteLock).
-        await passWriterGate(trx, [targetPhotosLock(target)]);
-        const owner = await requireTarget(trx, target, { keyShare: true });
-        await claimUpload(trx, config.uploads, user.id);
-        const photoId = await nextId(trx, 'photo_ids');
-        const filename = newPhotoFilename();
-        const originalPath = originalRelativePath(filename, received.type.extension);
-        kept.original = resolveOriginal(config.uploadDir, originalPath);
-        await fs.mkdir(originalsDir(config.uploadDir), { recursive: true });
-        await fs.rename(received.tempPath, kept.original);
-        const photo = await recordUpload(
-          trx,
-          store,
-          { target, owner },
-          {
-            photoId,
-            uploadedBy: user.id,
-            filename,
-            originalPath,
-            type: received.type,
-            caption: received.caption,
-            makePrimary: received.makePrimary,
-          },
-          requestMetadata(request),
-        );
-        return { status: 201, body: { photo: toPhoto(photo) } };
-      });
+      await runCommand(
+        db,
+        request,
+        reply,
+        async (trx) => {
+          // runCommand takes the uploader's account lock in this statement, before the target's
+          // photos, in the order an account deletion takes them (see accountWriteLock).
+          await passWriterGate(trx, [targetPhotosLock(target)]);
+          const owner = await requireTarget(trx, target, { keyShare: true });
+          await claimUpload(trx, config.uploads, user.id);
+          const photoId = await nextId(trx, 'photo_ids');
+          const filename = newPhotoFilename();
+          const originalPath = originalRelativePath(filename, received.type.extension);
+          kept.original = resolveOriginal(config.uploadDir, originalPath);
+          await fs.mkdir(originalsDir(config.uploadDir), { recursive: true });
+          await fs.rename(received.tempPath, kept.original);
+          const photo = await recordUpload(
+            trx,
+            store,
+            { target, owner },
+            {
+              photoId,
+              uploadedBy: user.id,
+              filename,
+              originalPath,
+              type: received.type,
+              caption: received.caption,
+              makePrimary: received.makePrimary,
+            },
+            requestMetadata(request),
+          );
+          return { status: 201, body: { photo: toPhoto(photo) } };
+        },
+        { locksFirst: true },
+      );
       // Returning the reply makes Fastify wait for the send (and its onSend work) to finish.
       return reply;
     } catch (error) {

@@ -36,8 +36,9 @@ export async function postReview(
   metadata: EventMetadata,
 ): Promise<Review> {
   const { target, userId } = input;
-  // The writer gate (if the caller's transaction has not passed it), the target's shared lock (see
-  // lockTarget), then this user's lock on it, in one statement: two posts by one user for one
+  // The writer gate (if the caller's transaction has not passed it; with the author's account hold,
+  // see runCommand), the target's shared lock (see lockTarget), then this user's lock on it, in one
+  // statement: two posts by one user for one
   // target queue here, and the second then sees the first's row. The unique index stays the last
   // word should anything write reviews without this lock.
   const key = `review-${target.type}-${target.id}-${userId}`;

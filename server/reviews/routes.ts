@@ -96,11 +96,17 @@ const reviewsRoutes: FastifyPluginAsync = async (fastify) => {
       const user = signedInUser(request);
       const target = targetOf(request.body);
       const comment = commentOf(request.body.comment);
-      await runCommand(database.db, request, reply, async (trx) => {
-        const input = { userId: user.id, target, rating: request.body.rating, comment };
-        const review = await postReview(trx, store, input, requestMetadata(request));
-        return { status: 201, body: { review } };
-      });
+      await runCommand(
+        database.db,
+        request,
+        reply,
+        async (trx) => {
+          const input = { userId: user.id, target, rating: request.body.rating, comment };
+          const review = await postReview(trx, store, input, requestMetadata(request));
+          return { status: 201, body: { review } };
+        },
+        { locksFirst: true },
+      );
     },
   );
 

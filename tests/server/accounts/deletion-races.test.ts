@@ -269,6 +269,9 @@ const otherWrites: Record<string, (who: Person, round: number) => ReturnType<typ
       as: who,
       headers: { 'idempotency-key': `save-${round}` },
     }),
+  // Its locks on the cat join the account hold's statement (runCommand's locksFirst).
+  review: (who) =>
+    request(t, 'POST', '/api/reviews', { as: who, body: { cat_id: catId, rating: 4, comment: 'Late' } }),
   'view a cat': (who) => request(t, 'GET', `/api/cats/${catId}`, { as: who }),
 };
 
@@ -278,6 +281,7 @@ async function expectNothingLeft(who: Person): Promise<void> {
     select 'saves' as place from saves where user_id = ${who.id}
     union all select 'recently_viewed' from recently_viewed where user_id = ${who.id}
     union all select 'reports' from reports where user_id = ${who.id}
+    union all select 'reviews' from reviews where user_id = ${who.id}
     union all select 'idempotency_keys' from idempotency_keys where user_id = ${who.id}
     union all select 'cats' from cats where created_by = ${who.id}
     union all select 'bodegas' from bodegas where created_by = ${who.id}
