@@ -58,30 +58,18 @@ const notifyingAfterCommit = new WeakMap<Kysely<DB>, number>();
  *
  * `locks` (advisory lock calls) are taken right after the gate in the same statement, which saves
  * a command whose first step is taking locks a round trip (see writeTransaction's `gateFirst`).
- * `check`, a boolean expression evaluated after them in that statement, is returned; a check that
- * must see what the locks waited for calls a volatile function (see holdAccount).
+ * A preamble set on the transaction (setGatePreamble) joins the first call's statement.
  */
-export async function passWriterGate(
-  trx: Kysely<DB>,
-  locks: RawBuilder<unknown>[] = [],
-  check?: RawBuilder<boolean>,
-): Promise<boolean> {
+export async function passWriterGate(trx: Kysely<DB>, locks: RawBuilder<unknown>[] = []): Promise<void> {
   const preamble = preambles.get(trx);
   preambles.delete(trx);
   const columns = [...(preamble?.locks ?? []), ...locks];
-  if (check) columns.push(sql`${check} as ok`);
   if (preamble) columns.push(sql`${preamble.check} as preamble_ok`);
-  let statement: RawBuilder<{ ok?: boolean; preamble_ok?: boolean }>;
-  if (gated.has(trx)) {
-    if (columns.length === 0) return true;
-    statement = sql`select ${sql.join(columns)}`;
-  } else {
-    statement = sql`select ${sql.join([sql`pg_advisory_xact_lock_shared(${WRITERS_LOCK})`, ...columns])}`;
-  }
-  const { rows } = await statement.execute(trx);
+  if (gated.has(trx) && columns.length === 0) return;
+  if (!gated.has(trx)) columns.unshift(sql`pg_advisory_xact_lock_shared(${WRITERS_LOCK})`);
+  const { rows } = await sql<{ preamble_ok?: boolean }>`select ${sql.join(columns)}`.execute(trx);
   gated.add(trx);
   if (preamble && !rows[0]?.preamble_ok) throw preamble.refused();
-  return rows[0]?.ok ?? true;
 }
 
 /** Locks and a check that the transaction's first passWriterGate call takes before its own. */

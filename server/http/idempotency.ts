@@ -93,11 +93,8 @@ export async function runCommand(
   }
   if (typeof key !== 'string') {
     const held = async (trx: Kysely<DB>) => {
-      if (!options.locksFirst) {
-        await holdAccount(trx, userId);
-        return command(trx);
-      }
       setGatePreamble(trx, accountHold(userId));
+      if (!options.locksFirst) await passWriterGate(trx);
       const result = await command(trx);
       if (preamblePending(trx)) throw new Error('A locksFirst command did not pass the writer gate');
       return result;
