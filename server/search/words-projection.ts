@@ -18,18 +18,23 @@ const WORD_LOCK_SEED = 5_318_008_271;
 const HANDLES = ['BodegaAdded', 'BodegaUpdated', 'CatAdded', 'CatUpdated'] as const;
 type Handled = (typeof HANDLES)[number];
 
-/** The text whose words may be searched, in the same fields as the search documents. */
-function wordsOf(event: RecordedEvent<Handled>): string {
+/**
+ * The texts whose words may be searched, in the same fields as the search documents. Each field is
+ * its own text: whitespace always ends a token, so the lexemes are the same as the joined
+ * document's, and a batch sends a repeated field (a breed, a colour, an edit's unchanged
+ * description) once.
+ */
+function textsOf(event: RecordedEvent<Handled>): string[] {
   switch (event.type) {
     case 'BodegaAdded':
     case 'BodegaUpdated': {
       const d = event.data;
-      return [d.name, d.address, d.description].join(' ');
+      return [d.name, d.address, d.description];
     }
     case 'CatAdded':
     case 'CatUpdated': {
       const d = event.data;
-      return [d.name, d.breed, d.personality, d.color, d.description].join(' ');
+      return [d.name, d.breed, d.personality, d.color, d.description];
     }
     default:
       return assertNever(event);
@@ -65,12 +70,8 @@ export const searchWordsProjection: Projection = {
   name: 'search-words',
   tables: ['search_words'],
   handles: HANDLES,
-  apply: (trx, event) => addWords(trx, [wordsOf(event as RecordedEvent<Handled>)]),
+  apply: (trx, event) => addWords(trx, textsOf(event as RecordedEvent<Handled>)),
   // The vocabulary is a set that only grows, so a batch is the union of its events' words.
   applyBatch: (trx, events) =>
-    addWords(
-      trx,
-      events.map((e) => wordsOf(e as RecordedEvent<Handled>)),
-      false,
-    ),
+    addWords(trx, [...new Set(events.flatMap((e) => textsOf(e as RecordedEvent<Handled>)))], false),
 };
