@@ -204,6 +204,29 @@ describe('replay safety', () => {
     await clean();
   });
 
+  it('stops the whole rebuild when one projection fails mid-way, leaving the live tables as they were', async () => {
+    let applied = 0;
+    const failing: Projection = {
+      name: 'failing',
+      tables: [],
+      handles: eventCountsProjection.handles,
+      async apply() {
+        if (++applied === 25) throw new Error('projection failed on its 25th event');
+      },
+    };
+    const progress: number[] = [];
+    await expect(
+      replay(t.database, [eventCountsProjection, failing], {
+        batchSize: 4,
+        onProgress: (p) => progress.push(p.done),
+      }),
+    ).rejects.toThrow(/25th event/);
+    // Progress counts the batches every projection has applied: 24 events of the failing one.
+    expect(progress.at(-1)).toBeLessThanOrEqual(24);
+    expect(await shadowSchemas(t)).toEqual([]);
+    await clean();
+  });
+
   it('refuses a swap that would drop most of a large table, unless forced', async () => {
     await sql`
       insert into event_type_counts (type, count)
