@@ -7,7 +7,7 @@ import { sql, type Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import { NotFound } from '../errors.ts';
 import { openEvents, personalFieldsOf } from '../events/personal.ts';
-import { toRecordedEvent } from '../events/store.ts';
+import { EVENT_COLUMNS, type EventRow, toRecordedEvent } from '../events/store.ts';
 import { streamIds, type EventMetadata } from '../events/types.ts';
 import { photoUrl } from '../photos/urls.ts';
 import type { Services } from '../services.ts';
@@ -87,9 +87,8 @@ function iso(value: unknown): string {
 /** The person's events, upcast and opened, with any other person's personal fields withheld. */
 async function loggedEvents(trx: Kysely<DB>, userId: number): Promise<LoggedEvent[]> {
   const id = String(userId);
-  const { rows } = await sql<Parameters<typeof toRecordedEvent>[0]>`
-    select global_position, stream_id, stream_version, type, schema_version, data, metadata,
-           transaction_id::text as transaction_id, recorded_at
+  const { rows } = await sql<EventRow>`
+    select ${EVENT_COLUMNS}
     from events
     where stream_id in (${streamIds.account(userId)}, ${streamIds.saves(userId)})
        or metadata->>'actor_id' = ${id}

@@ -7,7 +7,7 @@ import type { Database } from '../db/database.ts';
 import type { DB } from '../db/schema.ts';
 import { isTransientError } from '../dependency-errors.ts';
 import { openEvents } from './personal.ts';
-import { EVENTS_CHANNEL, toRecordedEvent } from './store.ts';
+import { EVENTS_CHANNEL, EVENT_COLUMNS, type EventRow, toRecordedEvent } from './store.ts';
 import { NewerEventError } from './upcasters.ts';
 import type { RecordedEvent } from './types.ts';
 
@@ -70,9 +70,8 @@ function decode(row: Parameters<typeof toRecordedEvent>[0]): RecordedEvent {
 
 export async function readAfter(db: Kysely<DB>, cursor: Cursor, limit: number): Promise<RecordedEvent[]> {
   // ORDER BY names are qualified on purpose: bare, they would sort by the text alias selected.
-  const { rows } = await sql<Parameters<typeof toRecordedEvent>[0]>`
-    select global_position, stream_id, stream_version, type, schema_version, data, metadata,
-           transaction_id::text as transaction_id, recorded_at
+  const { rows } = await sql<EventRow>`
+    select ${EVENT_COLUMNS}
     from events
     where transaction_id < ${HORIZON}
       and (transaction_id, global_position) > (${cursor.transactionId}::xid8, ${cursor.position}::bigint)

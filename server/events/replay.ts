@@ -13,7 +13,7 @@ import type { DB } from '../db/schema.ts';
 import type { Projection } from './projection.ts';
 import { applyProjectionsInBatch } from './store.ts';
 import { readAfter, START, type Cursor } from './consumer.ts';
-import { toRecordedEvent } from './store.ts';
+import { EVENT_COLUMNS, type EventRow, toRecordedEvent } from './store.ts';
 import { openEvents } from './personal.ts';
 import type { RecordedEvent } from './types.ts';
 
@@ -429,9 +429,8 @@ async function applyVisibleRest(
   projections: readonly Projection[],
   cursor: Cursor,
 ): Promise<number> {
-  const { rows } = await sql<Parameters<typeof toRecordedEvent>[0]>`
-    select global_position, stream_id, stream_version, type, schema_version, data, metadata,
-           transaction_id::text as transaction_id, recorded_at
+  const { rows } = await sql<EventRow>`
+    select ${EVENT_COLUMNS}
     from events
     where (transaction_id, global_position) > (${cursor.transactionId}::xid8, ${cursor.position}::bigint)
     order by events.transaction_id, events.global_position`.execute(trx);

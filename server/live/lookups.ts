@@ -8,7 +8,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import { openEvents } from '../events/personal.ts';
-import { toRecordedEvent } from '../events/store.ts';
+import { EVENT_COLUMNS, type EventRow, toRecordedEvent } from '../events/store.ts';
 import { streamIds, type BodegaFields, type RecordedEvent } from '../events/types.ts';
 import { photoUrl } from '../photos/urls.ts';
 import type { LiveLookups } from './messages.ts';
@@ -90,9 +90,8 @@ async function streamBefore(
   types: string[],
 ): Promise<RecordedEvent[]> {
   // Appends to one stream are serialised by its version row, so positions grow with versions.
-  const { rows } = await sql<Parameters<typeof toRecordedEvent>[0]>`
-    select global_position, stream_id, stream_version, type, schema_version, data, metadata,
-           transaction_id::text as transaction_id, recorded_at
+  const { rows } = await sql<EventRow>`
+    select ${EVENT_COLUMNS}
     from events
     where stream_id = ${streamId} and global_position <= ${position}
       and type in (${sql.join(types)})
