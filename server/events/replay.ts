@@ -271,7 +271,7 @@ async function createDeferredIndexes(db: Kysely<DB>, definitions: string[]): Pro
 }
 
 /** How many batches the reader may run ahead of the slowest projection during the rebuild. */
-const LOOKAHEAD = 2;
+const LOOKAHEAD = 1;
 
 /**
  * Applies the log, batch by batch, to the shadows, and returns the cursor after its last event.
