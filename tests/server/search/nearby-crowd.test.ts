@@ -27,8 +27,10 @@ describe('nearby search in a crowded neighbourhood', () => {
   beforeAll(async () => {
     t = await createTestApp({ worker: false });
     const { db } = t.services.database;
-    await db.transaction().execute(async (trx) => {
-      for (let shop = 0; shop < SHOPS; shop++) {
+    // A transaction per shop: one for the whole crowd would hold back the log's horizon, which the
+    // whole server shares, and with it every other test's consumers, for as long as it ran.
+    for (let shop = 0; shop < SHOPS; shop++) {
+      await db.transaction().execute(async (trx) => {
         const shopId = await nextId(trx, 'bodega_ids');
         await t.services.store.append(trx, streamIds.bodega(shopId), 0, [
           {
@@ -69,8 +71,8 @@ describe('nearby search in a crowded neighbourhood', () => {
           await t.services.store.append(trx, streamIds.cat(id), 0, [added]);
           cats.push({ id, shop, friendly });
         }
-      }
-    });
+      });
+    }
   });
   afterAll(async () => t.close());
 
