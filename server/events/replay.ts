@@ -288,11 +288,22 @@ async function rebuild(
   { first, batchSize }: { first: Promise<RecordedEvent[]>; batchSize: number },
   onApplied: (events: number) => void,
 ): Promise<Cursor> {
-  const batches = new Map<number, Promise<RecordedEvent[]>>([[0, first]]);
   const sizes = new Map<number, number>();
+  let cursor: Cursor = START;
+  // Every batch read passes here: the cursor follows the last event read, and its size is kept
+  // until every projection has applied it.
+  const track = (index: number, read: Promise<RecordedEvent[]>) => {
+    const tracked = read.then((batch) => {
+      sizes.set(index, batch.length);
+      if (batch.length > 0) cursor = cursorAfter(batch);
+      return batch;
+    });
+    tracked.catch(() => {});
+    return tracked;
+  };
+  const batches = new Map<number, Promise<RecordedEvent[]>>([[0, track(0, first)]]);
   const finished = projections.map(() => 0);
   const slowest = () => Math.min(...finished);
-  let cursor: Cursor = START;
   let reported = 0;
   let failure: { error: unknown } | null = null;
   const waiting: (() => void)[] = [];
@@ -309,28 +320,18 @@ async function rebuild(
       const read = batches.get(next - 1)!.then(async (previous) => {
         if (previous.length === 0) return previous;
         await room(next);
-        const batch = await readAfter(db, cursorAfter(previous), batchSize);
-        if (batch.length > 0) cursor = cursorAfter(batch);
-        return batch;
+        return readAfter(db, cursorAfter(previous), batchSize);
       });
-      read.catch(() => {});
-      batches.set(next, read);
+      batches.set(next, track(next, read));
     }
     return batches.get(index)!;
   };
-  first.then(
-    (batch) => {
-      if (batch.length > 0) cursor = cursorAfter(batch);
-    },
-    () => {},
-  );
 
   await Promise.all(
     projections.map(async (projection, p) => {
       try {
         for (let index = 0; ; index++) {
           const batch = await batchAt(index);
-          sizes.set(index, batch.length);
           if (batch.length === 0) return;
           const handled = batch.filter((e) => projection.handles.includes(e.type));
           if (handled.length > 0) {

@@ -74,9 +74,9 @@ export type CommandOptions = {
 /**
  * Runs a write in one transaction, through the writer gate (see writeTransaction). A signed-in
  * caller's write first holds their account (accountHold), so it is ordered against the account's
- * deletion; commands take their own locks after it (in the same statement with `locksFirst`). With an Idempotency-Key header (signed-in
- * callers), a repeat of the same request returns the stored first result and changes nothing; the
- * same key with a different request is a 409.
+ * deletion; commands take their own locks after it (in the same statement with `locksFirst`).
+ * With an Idempotency-Key header (signed-in callers), a repeat of the same request returns the
+ * stored first result and changes nothing; the same key with a different request is a 409.
  */
 export async function runCommand(
   db: Kysely<DB>,
@@ -93,8 +93,11 @@ export async function runCommand(
   }
   if (typeof key !== 'string') {
     const held = async (trx: Kysely<DB>) => {
+      if (!options.locksFirst) {
+        await holdAccount(trx, userId);
+        return command(trx);
+      }
       setGatePreamble(trx, accountHold(userId));
-      if (!options.locksFirst) await passWriterGate(trx);
       const result = await command(trx);
       if (preamblePending(trx)) throw new Error('A locksFirst command did not pass the writer gate');
       return result;

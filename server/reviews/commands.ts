@@ -38,9 +38,9 @@ export async function postReview(
   const { target, userId } = input;
   // The writer gate (if the caller's transaction has not passed it; with the author's account hold,
   // see runCommand), the target's shared lock (see lockTarget), then this user's lock on it, in one
-  // statement: two posts by one user for one
-  // target queue here, and the second then sees the first's row. The unique index stays the last
-  // word should anything write reviews without this lock.
+  // statement: two posts by one user for one target queue here, and the second then sees the
+  // first's row. The unique index stays the last word should anything write reviews without this
+  // lock.
   const key = `review-${target.type}-${target.id}-${userId}`;
   await passWriterGate(trx, [
     sql`pg_advisory_xact_lock_shared(hashtextextended(${targetLockKey(target)}, 0))`,
