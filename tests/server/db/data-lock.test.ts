@@ -2,7 +2,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, expect, it } from 'vitest';
+import { describeEmbedded } from '../../helpers/embedded-only.ts';
 import { openDatabase } from '../../../server/db/database.ts';
 import {
   DataDirectoryLockedError,
@@ -64,7 +65,7 @@ afterAll(async () => {
   for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
 });
 
-describe('embedded data directory lock', () => {
+describeEmbedded('embedded data directory lock', () => {
   it('refuses a second process while one has it open, and lets a dead one go', async () => {
     const dir = tempDir();
     const holder = await holdInChild(dir);

@@ -3,7 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { describeEmbedded } from '../../helpers/embedded-only.ts';
 import { buildApp } from '../../../server/app.ts';
 import { openDatabase, type Database } from '../../../server/db/database.ts';
 import { migrateToLatest } from '../../../server/db/migrate.ts';
@@ -73,7 +74,7 @@ afterAll(async () => {
   if (dir) fs.rmSync(dir, { recursive: true, force: true });
 });
 
-describe('embedded storage under its supervisor', () => {
+describeEmbedded('embedded storage under its supervisor', () => {
   it('answers 503 within seconds when the backend hangs, then recovers from disk', async () => {
     expect((await register('before_freeze')).status).toBe(201);
 
@@ -142,7 +143,7 @@ describe('embedded storage under its supervisor', () => {
   });
 });
 
-describe('in-memory embedded storage', () => {
+describeEmbedded('in-memory embedded storage', () => {
   it('fails every query with 503-mapped errors once its thread is gone, instead of hanging', async () => {
     const memory = await openDatabase({ url: null, embeddedTestHooks: true });
     try {
@@ -160,7 +161,7 @@ describe('in-memory embedded storage', () => {
   });
 });
 
-describe('an in-memory database started from a dump', () => {
+describeEmbedded('an in-memory database started from a dump', () => {
   it('holds what the dumped one held, and each goes its own way after', async () => {
     const first = await openDatabase({ url: null });
     const copyDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bodega-dump-'));

@@ -2,7 +2,8 @@ import { execFile, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { describeEmbedded } from '../../helpers/embedded-only.ts';
 import { LOCK_FILE } from '../../../server/db/data-lock.ts';
 import { CHANNEL_FILE, readOperatorChannel } from '../../../server/ops/local-operator.ts';
 import { startAppProcess, type AppProcess } from '../../faults/instances.ts';
@@ -63,7 +64,7 @@ afterAll(async () => {
   fs.rmSync(root, { recursive: true, force: true });
 });
 
-describe('operator commands against a running embedded app', () => {
+describeEmbedded('operator commands against a running embedded app', () => {
   it('publishes its address and a token only the owner can read', () => {
     const channel = readOperatorChannel(dataDir);
     expect(channel?.pid).toBe(app.child.pid);
