@@ -8,6 +8,11 @@ export type Projection = {
   name: string;
   /** Read tables this projection owns: replay rebuilds exactly these. */
   tables: (keyof DB)[];
+  /**
+   * Those of its tables that hold a set: live writers may repeat a row that replay writes once, so
+   * replay's comparison reads them without repeats.
+   */
+  setTables?: (keyof DB)[];
   /** Event types it handles; others are never passed to apply. */
   handles: readonly EventType[];
   /** Must read no clock, randomness or tables it does not own: timestamps come from the event. */

@@ -11,6 +11,8 @@ const MAX_WORDS = 12;
 const FUZZY_MIN_LENGTH = 3;
 /** Close words tried for a word that matches nothing as typed. */
 const FUZZY_ALTERNATIVES = 4;
+/** Most vocabulary words a typed word is widened to; one that starts more stays a prefix. */
+const MAX_WIDENED = 32;
 
 /**
  * The query's words: lower case, letters and digits only; and, once resolved, the tsquery they
@@ -40,26 +42,46 @@ export function wordsOf(text: string): string[] {
 }
 
 /**
- * The tsquery `('wiskers':* | 'whiskers' | ...) & ('tabby':*)`. Words are joined with spaces for
- * the single parameter; they contain only letters and digits, and the word list holds no quote or
- * backslash, so quoting them as lexemes is exact.
+ * The tsquery, one group per typed word, all required. A word of three letters or more that starts
+ * words of the vocabulary becomes those words, when there are at most MAX_WIDENED of them:
+ * `('calico' | 'calicos')`. The vocabulary holds every such lexeme of the documents, so this finds
+ * exactly what the prefix `'calico':*` finds; but the full-text index answers exact lexemes from
+ * their own entries, with no recheck of the documents, where a prefix collects every document of
+ * every word it covers (1.2 against 7.5 ms for "calico luna" over 100,000 cats). A word that starts
+ * more words, or a short one, stays a prefix; one that starts none is a prefix or one of the
+ * vocabulary's words closest to it: `('wiskers':* | 'whiskers' | ...)`.
+ *
+ * Typed words contain only letters and digits, so quoting them is exact. Vocabulary words can hold
+ * a quote or a backslash (a web address's path); they are escaped as tsquery input wants, and read
+ * as tsquery input, not parsed again, so each stays the one lexeme it is.
  */
 export function tsqueryOf(text: TextQuery): RawBuilder<unknown> {
   if (text.tsquery !== undefined) return sql`${text.tsquery}::tsquery`;
+  const quoted = (word: RawBuilder<string>) =>
+    sql<string>`('''' || replace(replace(${word}, chr(92), chr(92) || chr(92)), '''', '''''') || '''')`;
   return sql`(
-    select to_tsquery('simple', string_agg('(' || alternatives || ')', ' & ' order by n))
+    select string_agg('(' || alternatives::text || ')', ' & ' order by n)::tsquery
     from (
-      select n, '''' || w || ''':*' || case
-        when length(w) < ${FUZZY_MIN_LENGTH} then ''
-        when exists (select 1 from search_words where word >= w and word < w || chr(1114111)) then ''
-        else coalesce((
-          select string_agg(' | ''' || near.word || '''', '' order by near.score desc, near.word)
+      select n, case
+        when length(w) < ${FUZZY_MIN_LENGTH} then to_tsquery('simple', '''' || w || ''':*')
+        when widened.count between 1 and ${MAX_WIDENED} then widened.words::tsquery
+        when widened.count > 0 then to_tsquery('simple', '''' || w || ''':*')
+        else (to_tsquery('simple', '''' || w || ''':*')::text || coalesce((
+          select string_agg(' | ' || ${quoted(sql`near.word`)}, '' order by near.score desc, near.word)
           from (
-            select word, similarity(word, w) as score from search_words
+            select distinct word, similarity(word, w) as score from search_words
             where word % w order by score desc, word limit ${FUZZY_ALTERNATIVES}
-          ) near), '')
+          ) near), ''))::tsquery
       end as alternatives
       from unnest(string_to_array(${text.words.join(' ')}, ' ')) with ordinality as typed(w, n)
+      cross join lateral (
+        select count(*) as count, string_agg(${quoted(sql`word`)}, ' | ' order by word) as words
+        from (
+          select distinct word from search_words
+          where word >= w and word < w || chr(1114111)
+          order by word limit ${MAX_WIDENED + 1}
+        ) starting
+      ) widened
     ) per_word)`;
 }
 

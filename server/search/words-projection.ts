@@ -1,19 +1,17 @@
-// The search vocabulary: every word the catalogue has used, for trigram matching of misspelt query
-// words. It only grows: a word no longer used anywhere merely widens a query to a lexeme that
-// matches nothing, so results stay exact without reading or counting other tables.
+// The search vocabulary: every word of three letters or more that the catalogue has used. Typo
+// matching finds close words in it, and a typed word is widened to the words in it that start with
+// it, so it must hold every such lexeme of every search document. It only grows: a word no longer
+// used anywhere merely widens a query to a lexeme that matches nothing, so results stay exact
+// without reading or counting other tables.
 //
-// Writers must never wait on each other here: two transactions adding the same new words in
-// opposite orders (a new bodega and its cat, say) would deadlock on the unique key. So a new word
-// is inserted only under a try-lock on that word; if another transaction holds it, that one is
-// adding the word and this one leaves it to it (should that one roll back, the word waits for its
-// next use: typo matching towards it is delayed, results never are).
+// Writers never wait on each other here: there is no unique key, so two transactions adding the
+// same new word (in any order) both insert it, and neither blocks, deadlocks or leaves the word to
+// the other. The word then appears twice, which readers ignore (they take words distinct) and
+// replay's comparison too (it reads this table as a set).
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import type { Projection } from '../events/projection.ts';
 import { assertNever, type RecordedEvent } from '../events/types.ts';
-
-/** Keeps these advisory locks apart from any others. */
-const WORD_LOCK_SEED = 5_318_008_271;
 
 const HANDLES = ['BodegaAdded', 'BodegaUpdated', 'CatAdded', 'CatUpdated'] as const;
 type Handled = (typeof HANDLES)[number];
@@ -42,36 +40,26 @@ function textsOf(event: RecordedEvent<Handled>): string[] {
 }
 
 /**
- * Adds the words of some texts not in the vocabulary yet. The lexemes are exactly what the
- * 'simple' configuration makes of the documents. Only words not there yet are try-locked (a
- * handful per event at most), so few locks are ever held.
- *
- * Replay (the only user of applyBatch) writes its own shadow table with no other writer, and a
- * batch of tens of thousands of events can bring more new words than the server's lock table
- * holds, so it takes no locks (`lockWords` false).
+ * Adds the words of some texts not in the vocabulary yet: exactly the lexemes the 'simple'
+ * configuration makes of the documents, of three letters or more.
  */
-async function addWords(trx: Kysely<DB>, texts: string[], lockWords = true): Promise<void> {
+async function addWords(trx: Kysely<DB>, texts: string[]): Promise<void> {
   await sql`
-    with used as (
-      select distinct lexeme from unnest(${texts}::text[]) as t(doc), unnest(to_tsvector('simple', t.doc))
-      where length(lexeme) between 3 and 40 and strpos(lexeme, '''') = 0 and strpos(lexeme, chr(92)) = 0
-    ),
-    missing as materialized (
-      select lexeme from used where not exists (select 1 from search_words s where s.word = used.lexeme)
-    )
     insert into search_words (word)
-    select lexeme from missing
-    where ${lockWords ? sql`pg_try_advisory_xact_lock(hashtextextended(lexeme, ${WORD_LOCK_SEED}))` : sql`true`}
-    order by lexeme
-    on conflict do nothing`.execute(trx);
+    select lexeme from (
+      select distinct lexeme from unnest(${texts}::text[]) as t(doc), unnest(to_tsvector('simple', t.doc))
+      where length(lexeme) >= 3
+    ) used
+    where not exists (select 1 from search_words s where s.word = used.lexeme)`.execute(trx);
 }
 
 export const searchWordsProjection: Projection = {
   name: 'search-words',
   tables: ['search_words'],
+  setTables: ['search_words'],
   handles: HANDLES,
   apply: (trx, event) => addWords(trx, textsOf(event as RecordedEvent<Handled>)),
   // The vocabulary is a set that only grows, so a batch is the union of its events' words.
   applyBatch: (trx, events) =>
-    addWords(trx, [...new Set(events.flatMap((e) => textsOf(e as RecordedEvent<Handled>)))], false),
+    addWords(trx, [...new Set(events.flatMap((e) => textsOf(e as RecordedEvent<Handled>)))]),
 };

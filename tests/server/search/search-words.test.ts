@@ -1,4 +1,7 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { projections } from '../../../server/domains.ts';
+import { replay } from '../../../server/events/replay.ts';
 import { nextId } from '../../../server/events/store.ts';
 import { streamIds } from '../../../server/events/types.ts';
 import { call, createTestApp, type TestApp } from '../../helpers/app.ts';
@@ -18,14 +21,14 @@ const shop = (id: number, name: string) => ({
     hours: '',
   },
 });
-const cat = (id: number, bodegaId: number, name: string) => ({
+const cat = (id: number, bodegaId: number, name: string, description = '') => ({
   type: 'CatAdded' as const,
   data: {
     cat_id: id,
     bodega_id: bodegaId,
     created_by: null,
     name,
-    description: '',
+    description,
     age: '',
     breed: '',
     sex: '' as const,
@@ -90,4 +93,87 @@ describe('the search vocabulary under concurrent writers', () => {
     expect(words).toEqual(expect.arrayContaining(['quetzal', 'grocery', 'xolotl', 'test']));
     expect(words).not.toContain('st');
   });
+
+  it('holds every lexeme of three letters or more of every document, so a widened word finds what its prefix does', async () => {
+    const { db } = t.services.database;
+    const shopId = await nextId(db, 'bodega_ids');
+    const catId = await nextId(db, 'cat_ids');
+    const long = `Pneumonoultramicroscopicsilicovolcanoconiosisish${shopId}`;
+    const description = `${long} see http://example.test/o'neil\\x café-au-lait mail me@example.test`;
+    await t.services.store.append(db, streamIds.bodega(shopId), 0, [shop(shopId, 'Ampersand Deli')]);
+    await t.services.store.append(db, streamIds.cat(catId), 0, [cat(catId, shopId, 'Quillon', description)]);
+
+    const { rows: missing } = await sql<{ lexeme: string }>`
+      select distinct lexeme from (
+        select (unnest(search_doc)).lexeme from cats union all select (unnest(search_doc)).lexeme from bodegas
+      ) used
+      where length(lexeme) >= 3 and not exists (select 1 from search_words s where s.word = used.lexeme)`.execute(
+      db,
+    );
+    expect(missing).toEqual([]);
+
+    // The widened query and the plain prefix find the same documents, for words the vocabulary
+    // holds with a quote, a backslash, a hyphen or more than forty letters.
+    for (const typed of ['pneumonoultra', 'example', 'caf', 'quill']) {
+      const prefix = await sql<{ id: number }>`
+        select id from cats where search_doc @@ to_tsquery('simple', ${`${typed}:*`}) order by id`.execute(
+        db,
+      );
+      const res = await call(t.app, 'GET', `/api/search/cats?q=${encodeURIComponent(typed)}&per_page=100`);
+      expect(res.status).toBe(200);
+      const found = res.body.cats.map((c: { id: number }) => c.id).sort((a: number, b: number) => a - b);
+      expect(found, typed).toEqual(prefix.rows.map((r) => Number(r.id)));
+      expect(found, typed).toContain(catId);
+    }
+  });
+
+  it.skipIf(storageMode() === 'pglite')(
+    'keeps a new word its other writer rolled back, and reads a word two writers added as one',
+    async () => {
+      const { db } = t.services.database;
+      const { store } = t.services;
+      const word = `zorilla${await nextId(db, 'bodega_ids')}`;
+      const [kept, rolledBack] = [await nextId(db, 'bodega_ids'), await nextId(db, 'bodega_ids')];
+      let release!: () => void;
+      const bothWrote = new Promise<void>((resolve) => (release = resolve));
+      let wrote = 0;
+      const step = () => {
+        if (++wrote === 2) release();
+        return bothWrote;
+      };
+      // Both add the same new word and wait for each other before they end, so neither sees the
+      // other's row: one commits, the other rolls back.
+      const writer = (shopId: number, commit: boolean) =>
+        db.transaction().execute(async (trx) => {
+          await store.append(trx, streamIds.bodega(shopId), 0, [shop(shopId, `${word} Deli`)]);
+          await step();
+          if (!commit) throw new Error('rolled back');
+        });
+      const outcomes = await Promise.allSettled([writer(kept, true), writer(rolledBack, false)]);
+      expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected']);
+      const res = await call(t.app, 'GET', `/api/search/bodegas?q=${word.slice(0, -2)}`);
+      expect(res.body.bodegas.map((b: { id: number }) => b.id)).toEqual([kept]);
+
+      // Two writers that both commit leave the word twice; replay writes it once and its check
+      // reads the vocabulary as a set, so it finds nothing different.
+      const twice = `zorille${await nextId(db, 'bodega_ids')}`;
+      const [a, b] = [await nextId(db, 'bodega_ids'), await nextId(db, 'bodega_ids')];
+      wrote = 0;
+      let releaseAgain!: () => void;
+      const bothAgain = new Promise<void>((resolve) => (releaseAgain = resolve));
+      const again = (shopId: number) =>
+        db.transaction().execute(async (trx) => {
+          await store.append(trx, streamIds.bodega(shopId), 0, [shop(shopId, `${twice} Deli`)]);
+          if (++wrote === 2) releaseAgain();
+          await bothAgain;
+        });
+      await Promise.all([again(a), again(b)]);
+      const rows = await db.selectFrom('search_words').select('word').where('word', '=', twice).execute();
+      expect(rows).toHaveLength(2);
+      const found = await call(t.app, 'GET', `/api/search/bodegas?q=${twice}`);
+      expect(found.body.bodegas.map((x: { id: number }) => x.id).sort()).toEqual([a, b].sort());
+      const verified = await replay(t.services.database, projections, { verify: true });
+      expect(verified.differences.filter((d) => !d.same)).toEqual([]);
+    },
+  );
 });
