@@ -114,6 +114,11 @@ export class EmbeddedStorage {
   }
 
   static async open(options: EmbeddedStorageOptions): Promise<EmbeddedStorage> {
+    // A data directory holds a database of its own: starting it as a copy would have to overwrite
+    // it, which is never what was meant.
+    if (options.copyOf && options.dataDir) {
+      throw new Error('copyOf starts an in-memory database only; it cannot be given with a data directory');
+    }
     const storage = new EmbeddedStorage(options);
     try {
       await storage.start();

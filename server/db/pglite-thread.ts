@@ -87,7 +87,7 @@ async function main(port: NonNullable<typeof parentPort>, options: ThreadOptions
 
   let pg: PGlite;
   try {
-    const copy = options.copyOf && !options.dataDir ? new Blob([await readFile(options.copyOf)]) : undefined;
+    const copy = options.copyOf ? new Blob([await readFile(options.copyOf)]) : undefined;
     pg = await PGlite.create({
       dataDir: options.dataDir ?? undefined,
       loadDataDir: copy,

@@ -183,4 +183,17 @@ describeEmbedded('an in-memory database started from a dump', () => {
       fs.rmSync(copyDir, { recursive: true, force: true });
     }
   });
+
+  it('is refused with a data directory, which it would have to overwrite', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bodega-copy-dir-'));
+    try {
+      await expect(
+        openDatabase({ url: null, dataDir, embeddedCopyOf: path.join(dataDir, 'dump.tar') }),
+      ).rejects.toThrow('copyOf starts an in-memory database only');
+      // Refused before anything was written, and the directory's lock is given back.
+      expect(fs.readdirSync(dataDir)).toEqual([]);
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
 });
