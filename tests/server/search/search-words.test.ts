@@ -39,6 +39,17 @@ const cat = (id: number, bodegaId: number, name: string, description = '') => ({
   },
 });
 
+/** A point two transactions both reach before either goes on. */
+function meetingOfTwo(): () => Promise<void> {
+  let arrived = 0;
+  let release!: () => void;
+  const bothThere = new Promise<void>((resolve) => (release = resolve));
+  return () => {
+    if (++arrived === 2) release();
+    return bothThere;
+  };
+}
+
 describe('the search vocabulary under concurrent writers', () => {
   let t: TestApp;
   beforeAll(async () => {
@@ -58,13 +69,7 @@ describe('the search vocabulary under concurrent writers', () => {
         catA: await nextId(db, 'cat_ids'),
         catB: await nextId(db, 'cat_ids'),
       };
-      let release!: () => void;
-      const bothStarted = new Promise<void>((resolve) => (release = resolve));
-      let started = 0;
-      const step = () => {
-        if (++started === 2) release();
-        return bothStarted;
-      };
+      const step = meetingOfTwo();
       // Each writer adds one new word with its shop, waits for the other, then adds the other's.
       const writer = (shopId: number, shopName: string, catId: number, catName: string) =>
         db.transaction().execute(async (trx) => {
@@ -134,13 +139,7 @@ describe('the search vocabulary under concurrent writers', () => {
       const { store } = t.services;
       const word = `zorilla${await nextId(db, 'bodega_ids')}`;
       const [kept, rolledBack] = [await nextId(db, 'bodega_ids'), await nextId(db, 'bodega_ids')];
-      let release!: () => void;
-      const bothWrote = new Promise<void>((resolve) => (release = resolve));
-      let wrote = 0;
-      const step = () => {
-        if (++wrote === 2) release();
-        return bothWrote;
-      };
+      const step = meetingOfTwo();
       // Both add the same new word and wait for each other before they end, so neither sees the
       // other's row: one commits, the other rolls back.
       const writer = (shopId: number, commit: boolean) =>
@@ -158,14 +157,11 @@ describe('the search vocabulary under concurrent writers', () => {
       // reads the vocabulary as a set, so it finds nothing different.
       const twice = `zorille${await nextId(db, 'bodega_ids')}`;
       const [a, b] = [await nextId(db, 'bodega_ids'), await nextId(db, 'bodega_ids')];
-      wrote = 0;
-      let releaseAgain!: () => void;
-      const bothAgain = new Promise<void>((resolve) => (releaseAgain = resolve));
+      const meet = meetingOfTwo();
       const again = (shopId: number) =>
         db.transaction().execute(async (trx) => {
           await store.append(trx, streamIds.bodega(shopId), 0, [shop(shopId, `${twice} Deli`)]);
-          if (++wrote === 2) releaseAgain();
-          await bothAgain;
+          await meet();
         });
       await Promise.all([again(a), again(b)]);
       const rows = await db.selectFrom('search_words').select('word').where('word', '=', twice).execute();
