@@ -1,17 +1,30 @@
 // `npm run role -- <username> moderator|member`: grants or revokes the moderator role. In
 // embedded mode, runs in the running app when it has the data directory open.
-import { loadConfig } from '../server/config.ts';
-import { AppError } from '../server/errors.ts';
-import { migrateToLatest } from '../server/db/migrate.ts';
-import { setRole, type RoleChange } from '../server/moderation/roles.ts';
-import { closeServices, createServices, type Services } from '../server/services.ts';
-import { runningAppOrExit } from './running-app.ts';
+import type { RoleChange } from '../server/moderation/roles.ts';
+import type { Services } from '../server/services.ts';
 
 const [username, role, ...rest] = process.argv.slice(2);
 if (!username || (role !== 'moderator' && role !== 'member') || rest.length > 0) {
   console.error('Usage: npm run role -- <username> moderator|member');
   process.exit(2);
 }
+
+// Loaded once the arguments are known to be good, so a mistyped command answers at once.
+const [
+  { loadConfig },
+  { AppError },
+  { migrateToLatest },
+  { setRole },
+  { closeServices, createServices },
+  { runningAppOrExit },
+] = await Promise.all([
+  import('../server/config.ts'),
+  import('../server/errors.ts'),
+  import('../server/db/migrate.ts'),
+  import('../server/moderation/roles.ts'),
+  import('../server/services.ts'),
+  import('./running-app.ts'),
+]);
 
 async function change(): Promise<RoleChange> {
   let services: Services;
