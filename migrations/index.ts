@@ -21,6 +21,7 @@ import * as mapQueueUnlogged from './20261128_0101_map_queue_unlogged.ts';
 import * as labelMapIndexes from './20261129_0101_label_map_indexes.ts';
 import * as accountPresent from './20261130_0101_account_present.ts';
 import * as searchWordsComplete from './20261201_0101_search_words_complete.ts';
+import * as mapAtCommit from './20261202_0101_map_at_commit.ts';
 
 export const migrations: Record<string, Migration> = {
   '20261121_0001_event_store': eventStore,
@@ -43,4 +44,5 @@ export const migrations: Record<string, Migration> = {
   '20261129_0101_label_map_indexes': labelMapIndexes,
   '20261130_0101_account_present': accountPresent,
   '20261201_0101_search_words_complete': searchWordsComplete,
+  '20261202_0101_map_at_commit': mapAtCommit,
 };

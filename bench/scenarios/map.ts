@@ -9,8 +9,6 @@ import os from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import { loadConfig } from '../../server/config.ts';
-import { projections } from '../../server/domains.ts';
-import { createEventStore } from '../../server/events/store.ts';
 import { mapClusters } from '../../server/map/clusters.ts';
 import { mapSearchOf, type MapQuery } from '../../server/map/routes.ts';
 import { createInlineQueue } from '../../server/queue/inline.ts';
@@ -73,12 +71,16 @@ async function appendRate(
   shops: number,
   seed: number,
 ): Promise<number> {
-  const chosen = withMap ? projections : projections.filter((p) => p.name !== 'map');
-  const store = createEventStore(chosen);
-  const stats = await generateCity(
-    { ...services, store },
-    { cats: shops * 5, bodegas: shops, seed, bodegasPerTransaction: 1 },
+  // The map is kept by a trigger on the log at commit (see server/map/projection.ts).
+  await sql`alter table events ${sql.raw(withMap ? 'enable' : 'disable')} trigger map_at_commit`.execute(
+    services.database.db,
   );
+  const stats = await generateCity(services, {
+    cats: shops * 5,
+    bodegas: shops,
+    seed,
+    bodegasPerTransaction: 1,
+  });
   return stats.events / stats.seconds;
 }
 

@@ -2,7 +2,13 @@
 // copied in for fast search), cat counts, and the ratings the ratings worker recomputes.
 import { sql, type Insertable, type Kysely } from 'kysely';
 import type { BodegasTable, CatsTable, DB } from '../db/schema.ts';
-import { chunks, insertRows, plannedApply, type BatchPlan, type Projection } from '../events/projection.ts';
+import {
+  chunks,
+  insertRows,
+  plannedApply,
+  type BatchPlan,
+  type AppliedProjection,
+} from '../events/projection.ts';
 import { assertNever, type BodegaFields, type CatFields, type RecordedEvent } from '../events/types.ts';
 import { VISIBILITY_EVENTS, type VisibilityEvent } from '../events/targets.ts';
 import { bodegaMatchKey } from './normalize.ts';
@@ -338,7 +344,7 @@ async function applyUnfolded(trx: Kysely<DB>, e: RecordedEvent): Promise<void> {
   }
 }
 
-export const catalogueProjection: Projection = {
+export const catalogueProjection: AppliedProjection = {
   name: 'catalogue',
   tables: ['bodegas', 'cats'],
   handles: HANDLES,

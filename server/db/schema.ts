@@ -263,15 +263,6 @@ export interface MapCellsTable {
   id_sum: number;
 }
 
-/** Cell changes waiting for their transaction's commit (always empty outside one). */
-export interface MapPendingTable {
-  kind: 'cat' | 'bodega';
-  latitude: number;
-  longitude: number;
-  n: number;
-  id_sum: number;
-}
-
 export interface DB {
   events: EventsTable;
   streams: StreamsTable;
@@ -289,7 +280,6 @@ export interface DB {
   search_words: SearchWordsTable;
   map_places: MapPlacesTable;
   map_cells: MapCellsTable;
-  map_pending: MapPendingTable;
   map_hidden_cats: MapHiddenCatsTable;
   reports: ReportsTable;
   moderation_items: ModerationItemsTable;

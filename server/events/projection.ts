@@ -4,7 +4,7 @@ import { sql, type Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import type { EventType, RecordedEvent } from './types.ts';
 
-export type Projection = {
+type ProjectionBase = {
   name: string;
   /** Read tables this projection owns: replay rebuilds exactly these. */
   tables: (keyof DB)[];
@@ -13,8 +13,12 @@ export type Projection = {
    * replay's comparison reads them without repeats.
    */
   setTables?: (keyof DB)[];
-  /** Event types it handles; others are never passed to apply. */
+  /** Event types it handles; others are never passed to it. */
   handles: readonly EventType[];
+};
+
+/** A projection the app applies to each appended event, in the append's transaction. */
+export type AppliedProjection = ProjectionBase & {
   /** Must read no clock, randomness or tables it does not own: timestamps come from the event. */
   apply(trx: Kysely<DB>, event: RecordedEvent): Promise<void>;
   /**
@@ -24,6 +28,21 @@ export type Projection = {
    */
   applyBatch?(trx: Kysely<DB>, events: readonly RecordedEvent[]): Promise<void>;
 };
+
+/**
+ * A projection the database keeps itself: a trigger on the log applies each transaction's events
+ * at commit, still inside the append's transaction, so appends send it nothing. Replay applies
+ * the log's batches with applyBatch.
+ */
+export type CommitTimeProjection = ProjectionBase & {
+  apply?: undefined;
+  applyBatch(trx: Kysely<DB>, events: readonly RecordedEvent[]): Promise<void>;
+};
+
+export type Projection = AppliedProjection | CommitTimeProjection;
+
+type ApplyOne = (trx: Kysely<DB>, event: RecordedEvent) => Promise<void>;
+type ApplyBatch = (trx: Kysely<DB>, events: readonly RecordedEvent[]) => Promise<void>;
 
 /**
  * How a projection folds runs of events into set-based writes. `fold` takes an event into the
@@ -43,8 +62,8 @@ export type BatchPlan<Pending> = {
  */
 export function plannedApply<Pending>(
   plan: BatchPlan<Pending>,
-  applyUnfolded: Projection['apply'],
-): { apply: Projection['apply']; applyBatch: NonNullable<Projection['applyBatch']> } {
+  applyUnfolded: ApplyOne,
+): { apply: ApplyOne; applyBatch: ApplyBatch } {
   return {
     async apply(trx, event) {
       const pending = plan.start();
@@ -55,10 +74,7 @@ export function plannedApply<Pending>(
   };
 }
 
-function batchedApply<Pending>(
-  plan: BatchPlan<Pending>,
-  applyOne: Projection['apply'],
-): NonNullable<Projection['applyBatch']> {
+function batchedApply<Pending>(plan: BatchPlan<Pending>, applyOne: ApplyOne): ApplyBatch {
   return async (trx, events) => {
     let pending = plan.start();
     let folded = 0;

@@ -255,7 +255,7 @@ export async function applyProjections(
 ): Promise<void> {
   for (const event of events) {
     for (const projection of projections) {
-      if (projection.handles.includes(event.type)) await projection.apply(trx, event);
+      if (projection.apply && projection.handles.includes(event.type)) await projection.apply(trx, event);
     }
   }
 }
@@ -275,7 +275,7 @@ export async function applyProjectionsInBatch(
     if (handled.length === 0) continue;
     if (projection.applyBatch) {
       await projection.applyBatch(trx, handled);
-    } else {
+    } else if (projection.apply) {
       for (const event of handled) await projection.apply(trx, event);
     }
   }

@@ -2,7 +2,7 @@
 // event store and replay on their own. Its table is made by `createEventCountsTable`.
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../../server/db/schema.ts';
-import type { Projection } from '../../server/events/projection.ts';
+import type { AppliedProjection } from '../../server/events/projection.ts';
 import { SCHEMA_VERSIONS, type EventType } from '../../server/events/types.ts';
 
 export async function createEventCountsTable(db: Kysely<DB>): Promise<void> {
@@ -11,7 +11,7 @@ export async function createEventCountsTable(db: Kysely<DB>): Promise<void> {
   );
 }
 
-export const eventCountsProjection: Projection = {
+export const eventCountsProjection: AppliedProjection = {
   name: 'event-counts',
   tables: ['event_type_counts' as keyof DB],
   handles: Object.keys(SCHEMA_VERSIONS) as EventType[],

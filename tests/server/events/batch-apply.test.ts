@@ -45,6 +45,8 @@ function history(seed: number, steps: number): Append[][] {
   const cats = new Map<number, number>();
   const reviews = new Map<number, { target_type: 'cat' | 'bodega'; target_id: number; user_id: number }>();
   const reviewed = new Set<string>();
+  /** Cats and bodegas a moderator has hidden ('cat-3', 'bodega-1'). */
+  const hidden = new Set<string>();
   let nextBodega = 1;
   let nextCat = 1;
   let nextReview = 1;
@@ -82,6 +84,25 @@ function history(seed: number, steps: number): Append[][] {
       const roll = rnd();
       const bodegaIds = [...bodegas.keys()];
       const catIds = [...cats.keys()];
+      if (rnd() < 0.1 && catIds.length > 0) {
+        // A moderator hides or restores a cat or a bodega (with its cats, on every map and list).
+        const target_type: 'cat' | 'bodega' = rnd() < 0.6 ? 'cat' : 'bodega';
+        const target_id = target_type === 'cat' ? pick(catIds) : pick(bodegaIds);
+        const key = `${target_type}-${target_id}`;
+        const content = {
+          target_type,
+          target_id,
+          parent_type: target_type === 'cat' ? ('bodega' as const) : null,
+          parent_id: target_type === 'cat' ? cats.get(target_id)! : null,
+        };
+        const stream = streamIds.moderation(target_type, target_id);
+        if (hidden.delete(key)) tx.push(on(stream, [{ type: 'ContentRestored', data: content }]));
+        else {
+          hidden.add(key);
+          tx.push(on(stream, [{ type: 'ContentHidden', data: { ...content, by: 'moderator' } }]));
+        }
+        continue;
+      }
       if (roll < 0.12 || bodegaIds.length === 0) {
         const id = nextBodega++;
         bodegas.set(id, new Set());
@@ -188,9 +209,8 @@ describe('batched replay matches event-by-event projection', () => {
   afterAll(async () => t.drop());
 
   it.each([20261122, 7, 421])('builds the same read tables from a random history (seed %i)', async (seed) => {
-    await sql`truncate events, streams, bodegas, cats, reviews, saves, photos, search_words, map_places, map_cells`.execute(
-      t.database.db,
-    );
+    const tables = ['events', 'streams', ...projections.flatMap((p) => p.tables)];
+    await sql`truncate ${sql.raw(tables.join(', '))}`.execute(t.database.db);
     const store = createEventStore(projections);
     for (const tx of history(seed, 160)) {
       await t.database.db.transaction().execute(async (trx) => {

@@ -1,12 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomSource } from '../../../bench/city-data.ts';
 import { projections } from '../../../server/domains.ts';
+import { mapProjection } from '../../../server/map/projection.ts';
 import { replay } from '../../../server/events/replay.ts';
 import { call, createTestApp, type TestApp } from '../../helpers/app.ts';
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../../../server/db/schema.ts';
 import { nextId } from '../../../server/events/store.ts';
 import { streamIds } from '../../../server/events/types.ts';
+import { setRole } from '../../../server/moderation/roles.ts';
+import { person, request } from '../../helpers/world.ts';
 import { addBodega, addCat, catFields, deleteBodega, deleteCat, updateBodega } from '../search/fixture.ts';
 
 type Item = { id: number; name: string; latitude: number | null; longitude: number | null };
@@ -262,10 +265,94 @@ describe('GET /api/map', () => {
     const cats = await items('cats');
     expectAnswer(await map(CITY, 10), cats.filter(inBox(CITY)));
     expectAnswer(await map(CITY, 10, '&type=bodegas'), (await items('bodegas')).filter(inBox(CITY)));
-    const { rows } = await sql<{ n: number }>`select count(*)::int as n from map_pending`.execute(
-      s.database.db,
+  });
+
+  it('keeps the cells of a shop that moves and hides while its cats come, go and hide in other requests', async () => {
+    const [creator, moderator] = await Promise.all([person(t, 'corner'), person(t, 'warden')]);
+    await setRole(t.services, moderator.username, 'moderator');
+    const shop = { name: 'Busy corner', address: '5 Busy St', latitude: 40.7, longitude: -73.95 };
+    const created = await request(t, 'POST', '/api/bodegas', { as: creator, body: shop });
+    expect(created.status).toBe(201);
+    const id = (created.body as { bodega: { id: number } }).bodega.id;
+    const addCat = async (name: string) => {
+      const res = await request(t, 'POST', '/api/cats', {
+        as: creator,
+        body: { name, bodega_name: shop.name, address: shop.address },
+      });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      return (res.body as { cat: { id: number } }).cat.id;
+    };
+    const cats: number[] = [];
+    for (let i = 0; i < 6; i++) cats.push(await addCat(`Busy cat ${i}`));
+    const expectOk = async (reply: Promise<{ status: number; body: unknown }>) => {
+      const res = await reply;
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+    };
+    const moveTo = (latitude: number, longitude: number) =>
+      expectOk(
+        request(t, 'PUT', `/api/bodegas/${id}`, { as: creator, body: { ...shop, latitude, longitude } }),
+      );
+    const decide = (type: 'cat' | 'bodega', targetId: number, action: 'hide' | 'restore') =>
+      expectOk(
+        request(t, 'POST', `/api/moderation/${type}/${targetId}`, { as: moderator, body: { action } }),
+      );
+    await Promise.all([
+      moveTo(40.75, -73.9),
+      ...Array.from({ length: 6 }, (_, i) => addCat(`Late cat ${i}`)),
+      expectOk(request(t, 'DELETE', `/api/cats/${cats[0]}`, { as: creator })),
+      decide('cat', cats[1]!, 'hide'),
+      decide('cat', cats[2]!, 'hide'),
+      decide('bodega', id, 'hide'),
+    ]);
+    await Promise.all([
+      decide('cat', cats[2]!, 'restore'),
+      expectOk(request(t, 'DELETE', `/api/cats/${cats[1]}`, { as: creator })),
+      decide('bodega', id, 'restore'),
+      moveTo(40.76, -73.91),
+    ]);
+    const visible = (await items('cats')).filter((c) => !(c as unknown as { hidden: boolean }).hidden);
+    expect(visible.filter((c) => c.name.startsWith('Late cat'))).toHaveLength(6);
+    expectAnswer(await map(CITY, 16), visible.filter(inBox(CITY)));
+    const verify = await replay(t.services.database, projections, { verify: true });
+    expect(verify.differences.filter((d) => !d.same)).toEqual([]);
+  });
+
+  it('counts nothing of a savepoint rolled back inside a transaction that commits', async () => {
+    const s = t.services;
+    const before = await map(CITY, 10);
+    await s.database.db.transaction().execute(async (trx) => {
+      const id = await nextId(trx, 'bodega_ids');
+      const fields = { name: 'Kept', address: '1 Kept St', description: '', phone: '', hours: '' };
+      await s.store.append(trx, streamIds.bodega(id), 0, [
+        {
+          type: 'BodegaAdded',
+          data: { bodega_id: id, created_by: null, ...fields, latitude: 40.7, longitude: -74 },
+        },
+      ]);
+      await sql`savepoint dropped`.execute(trx);
+      const catId = await nextId(trx, 'cat_ids');
+      await s.store.append(trx, streamIds.cat(catId), 0, [
+        {
+          type: 'CatAdded',
+          data: { cat_id: catId, bodega_id: id, created_by: null, ...catFields({ name: 'Gone' }) },
+        },
+      ]);
+      await sql`rollback to savepoint dropped`.execute(trx);
+    });
+    const after = await map(CITY, 10);
+    expect(after.total).toBe(before.total);
+    expect((await map(CITY, 10, '&type=bodegas')).total).toBe(
+      (await items('bodegas')).filter(inBox(CITY)).length,
     );
-    expect(rows[0]!.n).toBe(0);
+  });
+
+  it('fires its commit trigger on exactly the events the projection handles', async () => {
+    const { rows } = await sql<{ definition: string }>`
+      select pg_get_triggerdef(oid) as definition from pg_trigger where tgname = 'map_at_commit'`.execute(
+      t.services.database.db,
+    );
+    const fired = [...rows[0]!.definition.matchAll(/'(\w+)'::text/g)].map((m) => m[1]);
+    expect(fired.sort()).toEqual([...mapProjection.handles].sort());
   });
 
   it('rebuilds the same cells by replay', async () => {
