@@ -17,7 +17,15 @@ const HANDLES = [
 ] as const;
 
 /** The fields map_apply reads: an event's other fields (names, descriptions) need not travel. */
-const PLACE_FIELDS = ['bodega_id', 'cat_id', 'latitude', 'longitude', 'target_type', 'target_id', 'parent_id'];
+const PLACE_FIELDS = [
+  'bodega_id',
+  'cat_id',
+  'latitude',
+  'longitude',
+  'target_type',
+  'target_id',
+  'parent_id',
+];
 
 function placeFields(data: object): Record<string, unknown> {
   const fields = data as Record<string, unknown>;
