@@ -6,6 +6,7 @@ import { Kysely, PostgresDialect, type CompiledQuery } from 'kysely';
 import pg from 'pg';
 import { loadConfig, type Config } from '../server/config.ts';
 import { openDatabase, type Database } from '../server/db/database.ts';
+import { preparedName } from '../server/db/plans.ts';
 import { createInlineQueue } from '../server/queue/inline.ts';
 import { createServices, type Services } from '../server/services.ts';
 import { migrateToLatest } from '../server/db/migrate.ts';
@@ -199,6 +200,12 @@ export function round(x: number, digits = 2): number {
 }
 
 /** The statements one request runs, recorded by running it once through a logging Kysely. */
+/** Sends a recorded statement as the app sends it: one the app prepares once per session is prepared here too. */
+export function sendAsApp(client: pg.ClientBase, statement: CompiledQuery): Promise<unknown> {
+  const name = preparedName(statement.sql) ?? undefined;
+  return client.query({ text: statement.sql, values: statement.parameters as unknown[], name });
+}
+
 export async function statementsOf(
   url: string,
   run: (db: Kysely<DB>) => Promise<unknown>,

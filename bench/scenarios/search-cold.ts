@@ -12,7 +12,7 @@ import { searchCats } from '../../server/search/cats.ts';
 import type { CatFilters } from '../../server/search/params.ts';
 import { suggest } from '../../server/search/suggest.ts';
 import { parseTextQuery } from '../../server/search/text.ts';
-import { percentile, row, statementsOf } from '../lib.ts';
+import { percentile, row, sendAsApp, statementsOf } from '../lib.ts';
 import { coldQueries, type TextKind } from '../search-queries.ts';
 import type { BenchRow } from '../types.ts';
 
@@ -148,7 +148,7 @@ async function directRun(url: string, statements: CompiledQuery[][], concurrency
     return await runAll(statements.length, concurrency, async (n) => {
       const client = await pool.connect();
       try {
-        for (const s of statements[n]!) await client.query(s.sql, s.parameters as unknown[]);
+        for (const s of statements[n]!) await sendAsApp(client, s);
       } finally {
         client.release();
       }

@@ -25,6 +25,7 @@ import {
   createBenchDatabase,
   httpLoad,
   row,
+  sendAsApp,
   sqlLoad,
   statementsOf,
   type LoadStats,
@@ -239,7 +240,7 @@ async function measure(apps: Apps, dbUrl: string, c: Case, seconds: number): Pro
   const cached = await load(apps.cached);
   const uncached = await load(apps.uncached);
   const replayStatements = async (client: pg.PoolClient, n: number) => {
-    for (const s of statements[n % statements.length]!) await client.query(s.sql, s.parameters as unknown[]);
+    for (const s of statements[n % statements.length]!) await sendAsApp(client, s);
   };
   await sqlLoad({ url: dbUrl, connections: CONNECTIONS, seconds: warmup, run: replayStatements });
   const direct = await sqlLoad({ url: dbUrl, connections: CONNECTIONS, seconds, run: replayStatements });

@@ -1,12 +1,13 @@
 // The SQL driver behind one small interface: real Postgres (pg pool) or embedded PGlite.
 import path from 'node:path';
-import { Kysely, PostgresDialect, sql } from 'kysely';
+import { Kysely, PostgresDialect, sql, type PostgresPool, type PostgresPoolClient } from 'kysely';
 import pg from 'pg';
 import type { Config } from '../config.ts';
 import type { DB } from './schema.ts';
 import { PGliteDialect } from './pglite-dialect.ts';
 import { lockDataDirectory, type DataDirectoryLock } from './data-lock.ts';
 import { EmbeddedStorage, type StorageLogger } from './pglite-host.ts';
+import { preparedName } from './plans.ts';
 
 export type Database = {
   kind: 'postgres' | 'pglite';
@@ -83,7 +84,7 @@ async function openPostgres(
   // still fails, and the pool replaces the client.
   pool.on('error', () => {});
   pool.on('connect', (client) => client.on('error', () => {}));
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: preparingMarked(pool) }) });
   const listeners: pg.Client[] = [];
   return {
     kind: 'postgres',
@@ -110,6 +111,50 @@ async function openPostgres(
       await Promise.all(listeners.map((c) => c.end().catch(() => {})));
       await db.destroy();
     },
+  };
+}
+
+/** "cached plan must not change result type" */
+const RESULT_TYPE_CHANGED = '0A000';
+
+/**
+ * The pool as Kysely sees it, sending statements marked with reusePlan (plans.ts) as named prepared
+ * statements: each session prepares one the first time it runs it and reuses it after that.
+ */
+function preparingMarked(pool: pg.Pool): PostgresPool {
+  const wrapped = new WeakMap<pg.PoolClient, PostgresPoolClient>();
+  return {
+    async connect() {
+      const client = await pool.connect();
+      let connection = wrapped.get(client);
+      if (!connection) {
+        // A statement prepared again under a new name after its tables' columns changed.
+        const renamed = new Map<string, string>();
+        const query = async (text: string | object, values?: readonly unknown[]) => {
+          if (typeof text !== 'string') return client.query(text as pg.Submittable);
+          const name = preparedName(text);
+          if (!name) return client.query(text, values as unknown[]);
+          const current = renamed.get(name) ?? name;
+          try {
+            return await client.query({ name: current, text, values: values as unknown[] });
+          } catch (error) {
+            // The session's prepared statement no longer fits its tables (a migration by a newer
+            // process changed a column): prepare the text again under another name.
+            if ((error as { code?: string }).code !== RESULT_TYPE_CHANGED) throw error;
+            const next = `${name}_${renamed.size + 1}`;
+            renamed.set(name, next);
+            return client.query({ name: next, text, values: values as unknown[] });
+          }
+        };
+        connection = {
+          query: query as unknown as PostgresPoolClient['query'],
+          release: () => client.release(),
+        };
+        wrapped.set(client, connection);
+      }
+      return connection;
+    },
+    end: () => pool.end(),
   };
 }
 

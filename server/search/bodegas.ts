@@ -1,6 +1,7 @@
 // Bodega search: text, filters, an optional map box and an optional circle, all applied together.
 import type { BodegaSummary } from '../../contract/catalogue.ts';
 import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
+import { REUSED_PLAN } from '../db/plans.ts';
 import type { DB } from '../db/schema.ts';
 import type { Box } from '../../contract/map-grid.ts';
 import { inBox } from '../map/clusters.ts';
@@ -67,6 +68,8 @@ async function ranked(db: Kysely<DB>, search: BodegaSearch): Promise<BodegaResul
     .orderBy('hits.rank', 'desc')
     .orderBy('hits.name_length')
     .orderBy('bodegas.id', 'desc')
+    // A text search's plan follows its full-text index whatever the words; a box's depends on its size.
+    .$if(search.text !== null && !search.box, (q) => q.modifyEnd(REUSED_PLAN))
     .execute();
   // An empty first page has nothing to count; an empty later one counts on its own.
   const counted = rows[0] ? Number(rows[0].total) : search.page.page === 1 ? 0 : undefined;

@@ -3,11 +3,12 @@
 // (lower(btrim(label)), label) one distinct spelling at a time: a few index probes per option,
 // however many cats share it.
 import { sql, type Kysely } from 'kysely';
+import { reusePlan } from '../db/plans.ts';
 import type { DB } from '../db/schema.ts';
 
 export type FilterOptions = { breeds: string[]; personalities: string[] };
 
-type Spelling = { folded: string; value: string };
+export type Spelling = { folded: string; value: string };
 type Label = 'breed' | 'personality';
 
 /** The walk over one label's index: each step is the first (folded, spelling) pair after the last. */
@@ -24,15 +25,22 @@ function walk(column: Label) {
     ) step`;
 }
 
+/**
+ * The walks over both labels' indexes as two recursive CTEs, breed_walk and personality_walk, each
+ * (folded, value) pair once: for a statement that starts `with recursive` (see suggest.ts).
+ */
+export function labelWalks() {
+  return sql`breed_walk(folded, value) as (${walk('breed')}),
+    personality_walk(folded, value) as (${walk('personality')})`;
+}
+
 /** Every distinct spelling of both labels, in one statement; each walk ends at the last pair. */
 async function spellings(db: Kysely<DB>): Promise<Record<Label, Spelling[]>> {
-  const { rows } = await sql<Spelling & { label: Label }>`
-    with recursive
-      breed_walk(folded, value) as (${walk('breed')}),
-      personality_walk(folded, value) as (${walk('personality')})
+  const { rows } = await reusePlan(sql<Spelling & { label: Label }>`
+    with recursive ${labelWalks()}
     select 'breed' as label, folded, value from breed_walk
     union all
-    select 'personality' as label, folded, value from personality_walk`.execute(db);
+    select 'personality' as label, folded, value from personality_walk`).execute(db);
   return {
     breed: rows.filter((r) => r.label === 'breed'),
     personality: rows.filter((r) => r.label === 'personality'),
@@ -58,7 +66,8 @@ export function displayForm(variants: string[]): string {
   return variants.map((v) => v.trim()).sort(byPreference)[0]!;
 }
 
-function merge(list: Spelling[]): string[] {
+/** The labels' display forms, in order, from their spellings (see displayForm). */
+export function mergeSpellings(list: readonly Spelling[]): string[] {
   const groups = new Map<string, string[]>();
   for (const { folded, value } of list) groups.set(folded, [...(groups.get(folded) ?? []), value]);
   return [...groups.keys()]
@@ -68,5 +77,5 @@ function merge(list: Spelling[]): string[] {
 
 export async function listFilterOptions(db: Kysely<DB>): Promise<FilterOptions> {
   const found = await spellings(db);
-  return { breeds: merge(found.breed), personalities: merge(found.personality) };
+  return { breeds: mergeSpellings(found.breed), personalities: mergeSpellings(found.personality) };
 }

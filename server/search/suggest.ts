@@ -4,17 +4,10 @@
 // are few, so they are matched here against the filter options. A name or label equal to the
 // query comes first, then those starting with it, then the rest.
 import { sql, type Kysely } from 'kysely';
+import { reusePlan } from '../db/plans.ts';
 import type { DB } from '../db/schema.ts';
-import { listFilterOptions } from './filter-options.ts';
-import {
-  namePrefixMatches,
-  nameTier,
-  nameWords,
-  resolveText,
-  tsqueryOf,
-  wordsOf,
-  type TextQuery,
-} from './text.ts';
+import { labelWalks, mergeSpellings } from './filter-options.ts';
+import { namePrefixMatches, nameTier, nameWords, tsqueryOf, wordsOf, type TextQuery } from './text.ts';
 
 export type SuggestionKind = 'cat' | 'bodega' | 'breed' | 'personality';
 export type Suggestion = { kind: SuggestionKind; label: string; id?: number; detail?: string };
@@ -59,41 +52,69 @@ function labelMatches(label: string, text: TextQuery): boolean {
   );
 }
 
-async function names(
-  db: Kysely<DB>,
-  table: 'cats' | 'bodegas',
-  text: TextQuery,
-  limit: number,
-): Promise<Ranked[]> {
-  const detail = table === 'cats' ? sql<string>`b.name` : sql<string>`t.address`;
-  const join = table === 'cats' ? sql`join bodegas b on b.id = t.bodega_id` : sql``;
-  // Candidates, never more than a few hundred however common the word: names equal to or starting
-  // with the query (name index, in name order, so equal ones first), and names containing the
-  // words (the names' own GIN index).
-  const { rows } = await sql<{ id: number; label: string; detail: string; tier: number }>`
-    with q as (select ${tsqueryOf(text)} as tsq),
-    candidates as (
-      (select t.id from ${sql.table(table)} t where not t.hidden and ${namePrefixMatches('t', text)} order by ${nameWords('t')} limit ${limit})
-      union
-      (select t.id from ${sql.table(table)} t, q where not t.hidden and to_tsvector('simple', t.name) @@ q.tsq limit ${NAME_CANDIDATES})
-    ),
-    found as (
-      select t.id, t.name as label, ${detail} as detail, ${nameTier('t', text)} as tier,
-        ts_rank(to_tsvector('simple', t.name), q.tsq) as score
-      from candidates c join ${sql.table(table)} t on t.id = c.id ${join}, q
-    )
-    select id, label, detail, tier
-    from found
-    order by tier desc, score desc, length(label), id desc
-    limit ${limit}`.execute(db);
+/**
+ * The best `limit` names of a table for the typed words, as a subquery over q (the tsquery).
+ * Candidates, never more than a few hundred however common the word: names equal to or starting
+ * with the query (name index, in name order, so equal ones first), and names containing the words
+ * (the names' own GIN index). Only the chosen rows are joined to their detail.
+ */
+function bestNames(table: 'cats' | 'bodegas', text: TextQuery, limit: number) {
   const kind = table === 'cats' ? 'cat' : 'bodega';
-  return rows.map((r) => ({
-    kind,
-    label: r.label,
-    id: Number(r.id),
-    detail: r.detail,
-    tier: Number(r.tier),
-  }));
+  const detail =
+    table === 'cats' ? sql`(select b.name from bodegas b where b.id = t.bodega_id)` : sql`t.address`;
+  return sql`
+    select ${kind} as kind, best.id, best.label, ${detail} as detail, best.tier, best.place
+    from (
+      select t.id, t.name as label, ${nameTier('t', text)} as tier, row_number() over (
+        order by ${nameTier('t', text)} desc, ts_rank(to_tsvector('simple', t.name), q.tsq) desc,
+          length(t.name), t.id desc
+      ) as place
+      from (
+        (select t.id from ${sql.table(table)} t where not t.hidden and ${namePrefixMatches('t', text)} order by ${nameWords('t')} limit ${limit})
+        union
+        (select t.id from ${sql.table(table)} t, q where not t.hidden and to_tsvector('simple', t.name) @@ q.tsq limit ${NAME_CANDIDATES})
+      ) candidates
+      join ${sql.table(table)} t on t.id = candidates.id, q
+      order by place
+      limit ${limit}
+    ) best
+    join ${sql.table(table)} t on t.id = best.id`;
+}
+
+type Row = {
+  kind: SuggestionKind;
+  id: number | null;
+  label: string;
+  detail: string | null;
+  tier: number | null;
+  /** A name's place in its type's ranking (1 is best). */
+  place: number | null;
+};
+
+/**
+ * One statement, so one round trip: the best names of each type asked for and, unless only
+ * bodegas are, every spelling of the breeds and personalities (the filter options' walks), which
+ * are few and matched here.
+ */
+async function candidates(db: Kysely<DB>, text: TextQuery, type: SuggestType, limit: number) {
+  const parts = [
+    ...(type === 'bodegas' ? [] : [bestNames('cats', text, limit)]),
+    ...(type === 'cats' ? [] : [bestNames('bodegas', text, limit)]),
+    ...(type === 'bodegas'
+      ? []
+      : [
+          sql`select 'breed', null, folded, value, null, null from breed_walk`,
+          sql`select 'personality', null, folded, value, null, null from personality_walk`,
+        ]),
+  ];
+  const { rows } = await reusePlan(sql<Row>`
+    with recursive ${labelWalks()},
+    q as (select ${tsqueryOf(text)} as tsq)
+    ${sql.join(
+      parts.map((part) => sql`(${part})`),
+      sql` union all `,
+    )}`).execute(db);
+  return rows;
 }
 
 export async function suggest(
@@ -103,25 +124,23 @@ export async function suggest(
   limit: number,
 ): Promise<Suggestion[]> {
   if (text.words.length === 0) return [];
-  const resolved = (await resolveText(db, text))!;
   const typed = text.words.join(' ');
-  const [cats, bodegas, options] = await Promise.all([
-    type === 'bodegas' ? [] : names(db, 'cats', resolved, limit),
-    type === 'cats' ? [] : names(db, 'bodegas', resolved, limit),
-    type === 'bodegas' ? null : listFilterOptions(db),
-  ]);
-  const labels = (kind: 'breed' | 'personality', values: string[]): Ranked[] =>
-    values
+  const rows = await candidates(db, text, type, limit);
+  const names = (kind: 'cat' | 'bodega'): Ranked[] =>
+    rows
+      .filter((r) => r.kind === kind)
+      .sort((a, b) => Number(a.place) - Number(b.place))
+      .map((r) => ({ kind, label: r.label, id: Number(r.id), detail: r.detail!, tier: Number(r.tier) }));
+  // Label rows carry a spelling: `label` the folded form, `detail` the spelling as written.
+  const spellings = (kind: 'breed' | 'personality') =>
+    mergeSpellings(rows.filter((r) => r.kind === kind).map((r) => ({ folded: r.label, value: r.detail! })));
+  const labels = (kind: 'breed' | 'personality'): Ranked[] =>
+    spellings(kind)
       .filter((label) => labelMatches(label, text))
       .map((label) => ({ kind, label, tier: tierOf(label, typed) }))
       .sort((a, b) => b.tier - a.tier || a.label.length - b.label.length)
       .slice(0, limit);
-  const all = [
-    ...cats,
-    ...bodegas,
-    ...labels('breed', options?.breeds ?? []),
-    ...labels('personality', options?.personalities ?? []),
-  ];
+  const all = [...names('cat'), ...names('bodega'), ...labels('breed'), ...labels('personality')];
   // Stable: within a tier, cats, then bodegas, then breeds, then personalities, each in its order.
   return all
     .sort((a, b) => b.tier - a.tier)

@@ -4,6 +4,7 @@
 // ("wiskers" finds "whiskers"). The final match is one GIN lookup on the documents; trigrams only
 // ever run against the small word list. User text reaches SQL only as bound parameters.
 import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { reusePlan } from '../db/plans.ts';
 import type { DB } from '../db/schema.ts';
 
 const MAX_WORDS = 12;
@@ -91,7 +92,9 @@ export function tsqueryOf(text: TextQuery): RawBuilder<unknown> {
  */
 export async function resolveText(db: Kysely<DB>, text: TextQuery | null): Promise<TextQuery | null> {
   if (!text || text.words.length === 0 || text.tsquery !== undefined) return text;
-  const { rows } = await sql<{ tsquery: string }>`select (${tsqueryOf(text)})::text as tsquery`.execute(db);
+  const { rows } = await reusePlan(
+    sql<{ tsquery: string }>`select (${tsqueryOf(text)})::text as tsquery`,
+  ).execute(db);
   return { ...text, tsquery: rows[0]!.tsquery };
 }
 
