@@ -10,6 +10,7 @@ import { visible } from '../catalogue/read.ts';
 import {
   EXACT_ZOOM,
   MAX_CLUSTERS,
+  STORED_MAX,
   STORED_MIN,
   answerLevel,
   cellSize,
@@ -98,10 +99,20 @@ async function locations(db: Kysely<DB>, search: MapSearch): Promise<Group[] | n
   return rows.map((r) => ({ n: Number(r.n), lat: r.lat, lng: r.lng, idSum: Number(r.id_sum) }));
 }
 
+/**
+ * The level whose whole cells fill the box's interior: two levels finer than the answer's, so the
+ * strips around it that are counted from the table are a quarter as wide. Four times as many
+ * stored cells cost far less than the rows of the wider strips (means over 30 boxes of 100,000
+ * cats, cells and strips: Brooklyn at zoom 13 0.4 + 7.6 ms, now 2.1 + 1.2; the city at zoom 10
+ * 0.1 + 3.0 ms, now 0.3 + 0.4). The finer cells add up into the answer's (storedCells).
+ */
+function interiorLevel(level: number): number {
+  return Math.min(STORED_MAX, Math.max(level + 2, STORED_MIN));
+}
+
 async function gridGroups(db: Kysely<DB>, search: MapSearch): Promise<Group[]> {
   const level = answerLevel(search.box, search.zoom);
-  const interior =
-    search.conditions.length === 0 ? interiorOf(search.box, Math.max(level, STORED_MIN)) : null;
+  const interior = search.conditions.length === 0 ? interiorOf(search.box, interiorLevel(level)) : null;
   const [stored, edges] = await Promise.all([
     interior ? storedCells(db, search.type, level, interior) : Promise.resolve([]),
     tableCells(db, search, level, interior),
