@@ -158,7 +158,7 @@ export const scenario: Scenario = {
         },
       });
       // The statements the app sends today, run directly: the writer gate, the author's account
-      // lock, both locks on the target and the account's check in one statement, the checks and
+      // lock, both locks on the target, the account's check and its data key in one statement, the checks and
       // the new id in one, the version claim and the event in one, the
       // review row, and a NOTIFY after the commit (at most one in flight, as the app does).
       const offset2 = offset + direct.requests + direct.errors + 1000;
@@ -191,7 +191,7 @@ export const scenario: Scenario = {
           await client.query('begin');
           try {
             const { rows: held } = await client.query(
-              'select pg_advisory_xact_lock_shared(7031002), pg_advisory_xact_lock_shared(hashtextextended($1, 0)), pg_advisory_xact_lock_shared(hashtextextended($2, 0)), pg_advisory_xact_lock(hashtextextended($3, 0)), account_present($4) as ok',
+              'select pg_advisory_xact_lock_shared(7031002), pg_advisory_xact_lock_shared(hashtextextended($1, 0)), pg_advisory_xact_lock_shared(hashtextextended($2, 0)), pg_advisory_xact_lock(hashtextextended($3, 0)), account_present($4) as ok, (select k.wrapped_key from user_keys k where k.user_id = $4) as wrapped_key',
               [`account-writes-${user}`, `target-cat-${cat}`, `review-cat-${cat}-${user}`, user],
             );
             if (!held[0]?.ok) throw new Error('bench user missing');

@@ -111,30 +111,67 @@ export function openField(key: Buffer | undefined, ownerId: number, stored: unkn
 }
 
 /**
+ * Transactions that hold an account for a write (runCommand's account hold): the account exists
+ * and a deletion waits for the transaction, so the person's key needs no check of its own. The
+ * hold read their wrapped key in its statement (null when they have none yet).
+ */
+const heldAccounts = new WeakMap<Kysely<DB>, { userId: number; wrappedKey: Buffer | null }>();
+
+/** Notes that `trx` holds `userId`'s account, with the wrapped key its hold statement read. */
+export function noteAccountHeld(trx: Kysely<DB>, userId: number, wrappedKey: unknown): void {
+  heldAccounts.set(trx, { userId, wrappedKey: wrappedKey ? Buffer.from(wrappedKey as Buffer) : null });
+}
+
+/** The wrapped key as the account hold's statement reads it (see noteAccountHeld). */
+export function wrappedKeyOf(userId: number): RawBuilder<unknown> {
+  return sql`(select k.wrapped_key from user_keys k where k.user_id = ${userId})`;
+}
+
+/**
  * The user's data key for sealing, made on first use; null when their account has been deleted.
- * An existing user row is held (key share) to the end of the transaction, so an account deletion,
+ * Under an account hold (see heldAccounts) it costs no statement once the key exists. Otherwise an
+ * existing user row is held (key share) to the end of the transaction, so an account deletion,
  * which locks the row first, either waits for this write or has already committed its
  * AccountDeleted, which this then finds. (A user id with no account that was never deleted, as
  * written by tools and tests around the API, gets a key like anyone.)
  */
 async function keyForSealing(trx: Kysely<DB>, userId: number): Promise<Buffer | null> {
+  const held = heldAccounts.get(trx);
+  if (held?.userId === userId) {
+    if (held.wrappedKey) return unwrap(userId, held.wrappedKey);
+    return (await newKey(trx, userId)) ?? heldKey(trx, userId);
+  }
   // Its own statement, so that the next one's snapshot sees a deletion this had to wait for.
   const present = await sql`select id from users where id = ${userId} for key share`.execute(trx);
   const { rows } = await sql<{ deleted: boolean; wrapped_key: Buffer | null }>`
     select exists (select 1 from events e where e.stream_id = ${streamIds.account(userId)}
                    and e.type = 'AccountDeleted') as deleted,
-           (select k.wrapped_key from user_keys k where k.user_id = ${userId}) as wrapped_key`.execute(trx);
+           ${wrappedKeyOf(userId)} as wrapped_key`.execute(trx);
   const row = rows[0]!;
   if (present.rows.length === 0 && row.deleted) return null;
   if (row.wrapped_key) return unwrap(userId, Buffer.from(row.wrapped_key));
+  // Another write made the key first (and has committed: the conflict waited for it).
+  return (await newKey(trx, userId)) ?? keyForSealing(trx, userId);
+}
+
+/** A new key for the user, stored wrapped; null when another write stored theirs first. */
+async function newKey(trx: Kysely<DB>, userId: number): Promise<Buffer | null> {
   const key = randomBytes(32);
   const wrapped = encrypt(master(), key, `user-key:${userId}`);
   const inserted = await sql<{ user_id: number }>`
     insert into user_keys (user_id, wrapped_key) values (${userId}, ${wrapped})
     on conflict (user_id) do nothing returning user_id`.execute(trx);
-  if (inserted.rows.length > 0) return key;
-  // Another write made the key first (and has committed: the conflict waited for it).
-  return keyForSealing(trx, userId);
+  return inserted.rows.length > 0 ? key : null;
+}
+
+/** A held account's key that another write stored meanwhile (the conflict waited for its commit). */
+async function heldKey(trx: Kysely<DB>, userId: number): Promise<Buffer> {
+  const { rows } = await sql<{ wrapped_key: Buffer }>`select ${wrappedKeyOf(userId)} as wrapped_key`.execute(
+    trx,
+  );
+  const wrapped = Buffer.from(rows[0]!.wrapped_key);
+  heldAccounts.set(trx, { userId, wrappedKey: wrapped });
+  return unwrap(userId, wrapped);
 }
 
 /** The personal fields of an event and whose they are; null for an event that has none. */

@@ -65,11 +65,16 @@ export async function passWriterGate(trx: Kysely<DB>, locks: RawBuilder<unknown>
   preambles.delete(trx);
   const columns = [...(preamble?.locks ?? []), ...locks];
   if (preamble) columns.push(sql`${preamble.check} as preamble_ok`);
+  if (preamble?.read) columns.push(sql`${preamble.read} as preamble_read`);
   if (gated.has(trx) && columns.length === 0) return;
   if (!gated.has(trx)) columns.unshift(sql`pg_advisory_xact_lock_shared(${WRITERS_LOCK})`);
-  const { rows } = await sql<{ preamble_ok?: boolean }>`select ${sql.join(columns)}`.execute(trx);
+  const { rows } = await sql<{
+    preamble_ok?: boolean;
+    preamble_read?: unknown;
+  }>`select ${sql.join(columns)}`.execute(trx);
   gated.add(trx);
   if (preamble && !rows[0]?.preamble_ok) throw preamble.refused();
+  preamble?.passed?.(trx, rows[0]?.preamble_read);
 }
 
 /** Locks and a check that the transaction's first passWriterGate call takes before its own. */
@@ -78,6 +83,9 @@ export type GatePreamble = {
   check: RawBuilder<boolean>;
   /** The error thrown when the check is false. */
   refused(): Error;
+  /** Read in the same statement (in its snapshot), and given to `passed` once the check holds. */
+  read?: RawBuilder<unknown>;
+  passed?(trx: Kysely<DB>, read: unknown): void;
 };
 
 const preambles = new WeakMap<Kysely<DB>, GatePreamble>();

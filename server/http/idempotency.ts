@@ -5,7 +5,7 @@ import { sql, type Kysely } from 'kysely';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { DB } from '../db/schema.ts';
 import { Conflict, Invalid, Unauthorized } from '../errors.ts';
-import { ACCOUNT_GONE, accountWriteLock } from '../events/personal.ts';
+import { ACCOUNT_GONE, accountWriteLock, noteAccountHeld, wrappedKeyOf } from '../events/personal.ts';
 import {
   passWriterGate,
   preamblePending,
@@ -47,13 +47,18 @@ function pruneExpired(db: Kysely<DB>, log: FastifyRequest['log']): void {
  * volatile function, whose query takes its snapshot after the lock (the statement's own snapshot
  * was taken before it, and would miss a deletion the lock waited for). It locks no row: a
  * transaction's first row lock gives it its transaction id, which orders it in the log, and that
- * must wait for the target's lock (see lockTarget).
+ * must wait for the target's lock (see lockTarget). The statement also reads the person's wrapped
+ * data key: a deletion it waited for has been refused by then, and a key another write of theirs
+ * made meanwhile is found when this one's own attempt to make it conflicts (see keyForSealing).
  */
 function accountHold(userId: number): GatePreamble {
   return {
     locks: [accountWriteLock(userId, 'shared')],
     check: sql<boolean>`account_present(${userId})`,
     refused: () => new Unauthorized(ACCOUNT_GONE),
+    // The person's data key, for a command that seals their text: no statement of its own.
+    read: wrappedKeyOf(userId),
+    passed: (trx, wrappedKey) => noteAccountHeld(trx, userId, wrappedKey),
   };
 }
 

@@ -1,5 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { projections } from '../../../server/domains.ts';
+import { replay } from '../../../server/events/replay.ts';
 import { call, createTestApp, type TestApp } from '../../helpers/app.ts';
 import { deleteBodega, deleteCat, givenBodega, givenCat, givenPerson, type Person } from './fixtures.ts';
 
@@ -132,6 +134,26 @@ describe('POST /api/reviews', () => {
     expect(results.map((r) => r.status).sort()).toEqual([201, 409, 409, 409, 409, 409, 409, 409]);
     const list = await call(t.app, 'GET', `/api/reviews/cat/${cat}`);
     expect(list.body.pagination.total).toBe(1);
+  });
+
+  it('gives a newcomer one data key when their first reviews arrive at the same moment', async () => {
+    const carol = await givenPerson(t, 'carol');
+    const cats = await Promise.all([1, 2, 3, 4].map(() => givenCat(t)));
+    const results = await Promise.all(
+      cats.map((cat, i) => post({ cat_id: cat, rating: 4, comment: `Note ${i}` }, carol)),
+    );
+    expect(results.map((r) => r.status)).toEqual([201, 201, 201, 201]);
+    const { rows } = await sql<{
+      n: number;
+    }>`select count(*)::int as n from user_keys where user_id = ${carol.id}`.execute(t.services.database.db);
+    expect(rows[0]!.n).toBe(1);
+    for (const [i, cat] of cats.entries()) {
+      const listed = await call(t.app, 'GET', `/api/reviews/cat/${cat}`);
+      expect(listed.body.reviews.map((r: { comment: string }) => r.comment)).toEqual([`Note ${i}`]);
+    }
+    // Sealed in the log under that key: a rebuild of the reviews from the log reads them back.
+    const verify = await replay(t.services.database, projections, { verify: true });
+    expect(verify.differences.filter((d) => !d.same)).toEqual([]);
   });
 
   it('returns the first result for a retried request with the same Idempotency-Key', async () => {
