@@ -17,21 +17,19 @@ export class Invalid extends AppError {
     super(400, 'invalid_input', message, details);
   }
 }
-export class Unauthorized extends AppError {
-  constructor(message = 'Authentication required') {
-    super(401, 'unauthorized', message);
-  }
+
+/** An error of one status and code, saying `defaultMessage` unless it is given another message. */
+function withDefaultMessage(statusCode: number, code: string, defaultMessage: string) {
+  return class extends AppError {
+    constructor(message = defaultMessage) {
+      super(statusCode, code, message);
+    }
+  };
 }
-export class Forbidden extends AppError {
-  constructor(message = 'You are not allowed to do this') {
-    super(403, 'forbidden', message);
-  }
-}
-export class NotFound extends AppError {
-  constructor(message = 'Not found') {
-    super(404, 'not_found', message);
-  }
-}
+
+export class Unauthorized extends withDefaultMessage(401, 'unauthorized', 'Authentication required') {}
+export class Forbidden extends withDefaultMessage(403, 'forbidden', 'You are not allowed to do this') {}
+export class NotFound extends withDefaultMessage(404, 'not_found', 'Not found') {}
 export class Conflict extends AppError {
   constructor(message: string, code = 'conflict', details?: unknown) {
     super(409, code, message, details);
@@ -66,13 +64,13 @@ export class RateLimited extends AppError {
   }
 }
 /** A statement ran past STATEMENT_TIMEOUT_MS (API.md, Robustness of every route). */
-export class TimedOut extends AppError {
-  constructor(message = 'This request took too long and was stopped. Please try again shortly.') {
-    super(503, 'timeout', message);
-  }
-}
-export class Unavailable extends AppError {
-  constructor(message = 'A service this request needs is unavailable. Please try again shortly.') {
-    super(503, 'unavailable', message);
-  }
-}
+export class TimedOut extends withDefaultMessage(
+  503,
+  'timeout',
+  'This request took too long and was stopped. Please try again shortly.',
+) {}
+export class Unavailable extends withDefaultMessage(
+  503,
+  'unavailable',
+  'A service this request needs is unavailable. Please try again shortly.',
+) {}
