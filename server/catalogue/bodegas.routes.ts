@@ -3,7 +3,7 @@
 import { signedInUser } from '../plugins/auth.ts';
 import { BodegaResponse } from '../../contract/catalogue.ts';
 import type { FastifyPluginAsync } from 'fastify';
-import { errors, pathIdOr404 } from '../http/schemas.ts';
+import { errors, pathTarget } from '../http/schemas.ts';
 import { runCommand } from '../http/idempotency.ts';
 import { addBodega, deleteBodega, editBodega } from './commands.ts';
 import { bodegaResponse, type ReaderLists } from './details.ts';
@@ -21,7 +21,6 @@ import { BodegaBody, cleanText, coordinatesOf, expectedVersionOf, type Coordinat
 
 const bodegaItem: Omit<ItemRoutes<BodegaResponse>, 'lists'> = {
   type: 'bodega',
-  missing: 'Bodega not found',
   deleted: 'Bodega deleted',
   response: BodegaResponse,
   read: bodegaResponse,
@@ -75,7 +74,7 @@ const bodegaRoutes: FastifyPluginAsync<{ lists: ReaderLists }> = async (app, { l
     },
     async (request, reply) => {
       const user = signedInUser(request);
-      const id = pathIdOr404(request.params.id, bodega.missing);
+      const { id } = pathTarget(bodega.type, request.params.id);
       const expected = expectedVersionOf(request.headers['if-match']);
       const { latitude, longitude, ...text } = cleanText(request.body);
       const given = coordinatesOf({ latitude, longitude });

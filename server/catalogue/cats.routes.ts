@@ -3,7 +3,7 @@
 import { signedInUser } from '../plugins/auth.ts';
 import { CatResponse } from '../../contract/catalogue.ts';
 import type { FastifyPluginAsync } from 'fastify';
-import { errors, pathIdOr404 } from '../http/schemas.ts';
+import { errors, pathTarget } from '../http/schemas.ts';
 import { runCommand } from '../http/idempotency.ts';
 import { addCat, deleteCat, editCat, findBodegaIdByKey, findOrAddBodega } from './commands.ts';
 import { catResponse, type ReaderLists } from './details.ts';
@@ -29,7 +29,6 @@ import {
 
 const catItem: Omit<ItemRoutes<CatResponse>, 'lists'> = {
   type: 'cat',
-  missing: 'Cat not found',
   deleted: 'Cat deleted',
   response: CatResponse,
   read: catResponse,
@@ -92,7 +91,7 @@ const catRoutes: FastifyPluginAsync<{ lists: ReaderLists }> = async (app, { list
     },
     async (request, reply) => {
       const user = signedInUser(request);
-      const id = pathIdOr404(request.params.id, cat.missing);
+      const { id } = pathTarget(cat.type, request.params.id);
       const expected = expectedVersionOf(request.headers['if-match']);
       const edit = cleanText(request.body);
       return runCommand(db, request, reply, async (trx) => {

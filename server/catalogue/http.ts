@@ -4,9 +4,9 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type, type TSchema } from '@sinclair/typebox';
 import type { Kysely } from 'kysely';
 import type { DB, TargetType } from '../db/schema.ts';
-import { NotFound } from '../errors.ts';
 import { runCommand } from '../http/idempotency.ts';
-import { errors, pathIdOr404 } from '../http/schemas.ts';
+import { targetNotFound } from '../events/targets.ts';
+import { errors, pathTarget } from '../http/schemas.ts';
 import { requestMetadata, signedInUser } from '../plugins/auth.ts';
 import type { Removed, WriteContext } from './commands.ts';
 import type { ReaderLists, Viewer } from './details.ts';
@@ -44,8 +44,6 @@ async function recordViewQuietly(
 /** One kind of catalogue item, as its routes see it. */
 export type ItemRoutes<Body> = {
   type: TargetType;
-  /** The 404 message, e.g. 'Cat not found'. */
-  missing: string;
   /** The answer of a successful delete, e.g. 'Cat deleted'. */
   deleted: string;
   /** The schema of the item's full answer (read, add and edit). */
@@ -64,7 +62,7 @@ export async function itemResponse<Body>(
   viewer: Viewer,
 ): Promise<Body> {
   const body = await item.read(db, id, { viewer, lists: item.lists });
-  if (!body) throw new NotFound(item.missing);
+  if (!body) throw targetNotFound(item);
   return body;
 }
 
@@ -75,7 +73,7 @@ export function registerReadAndDelete<Body>(app: FastifyInstance, item: ItemRout
     '/:id',
     { schema: { params: ItemParams, response: { 200: item.response, ...errors(404) } } },
     async (request) => {
-      const id = pathIdOr404(request.params.id, item.missing);
+      const { id } = pathTarget(item.type, request.params.id);
       const body = await itemResponse(item, db, id, request.currentUser);
       await recordViewQuietly(request, item.lists, item.type, id);
       return body;
@@ -94,7 +92,7 @@ export function registerReadAndDelete<Body>(app: FastifyInstance, item: ItemRout
     },
     async (request, reply) => {
       const user = signedInUser(request);
-      const id = pathIdOr404(request.params.id, item.missing);
+      const { id } = pathTarget(item.type, request.params.id);
       const expected = expectedVersionOf(request.headers['if-match']);
       return runCommand(db, request, reply, async (trx) => {
         const removed = await item.remove(writeContext(request, trx), id, user.id, expected);

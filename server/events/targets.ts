@@ -23,7 +23,8 @@ export type Reader = { id: number; role: Role } | null;
 
 const TARGET_NAMES = { cat: 'Cat', bodega: 'Bodega' } as const;
 
-export function targetNotFound(target: Target): NotFound {
+/** The 404 of a missing cat or bodega: 'Cat not found'. */
+export function targetNotFound(target: Pick<Target, 'type'>): NotFound {
   return new NotFound(`${TARGET_NAMES[target.type]} not found`);
 }
 

@@ -2,7 +2,9 @@
 // ids from path segments. The wire shapes themselves are declared once, in contract/.
 import { Type } from '@sinclair/typebox';
 import { ErrorBody, MAX_ID } from '../../contract/common.ts';
+import type { TargetType } from '../db/schema.ts';
 import { NotFound } from '../errors.ts';
+import { targetNotFound, type Target } from '../events/targets.ts';
 
 /** Standard error responses a route can produce, to spread into `schema.response`. */
 export function errors(...codes: (400 | 401 | 403 | 404 | 409 | 413 | 415 | 429 | 503)[]) {
@@ -33,6 +35,13 @@ export function pathIdOr404(raw: string, missing: string): number {
   const id = pathId(raw);
   if (id === null) throw new NotFound(missing);
   return id;
+}
+
+/** The cat or bodega a path segment names, or the 404 a missing one answers ('Cat not found'). */
+export function pathTarget(type: TargetType, raw: string): Target {
+  const id = pathId(raw);
+  if (id === null) throw targetNotFound({ type });
+  return { type, id };
 }
 
 /** Postgres text and jsonb reject NUL; an unpaired surrogate is not valid UTF-8. */

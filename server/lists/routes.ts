@@ -7,7 +7,7 @@ import { Type } from '@sinclair/typebox';
 import type { TargetType } from '../db/schema.ts';
 import { signedInUser } from '../plugins/auth.ts';
 import { runCommand } from '../http/idempotency.ts';
-import { errors, PageQuery, pagination, pathIdOr404 } from '../http/schemas.ts';
+import { errors, PageQuery, pagination, pathTarget } from '../http/schemas.ts';
 import { clearRecentlyViewed, listRecentlyViewed } from './recently-viewed.ts';
 import { listSavedBodegas, listSavedCats, setSaved } from './saves.ts';
 
@@ -32,9 +32,9 @@ const ViewedItem = Type.Object({
   viewed_at: Type.String(),
 });
 
-const TARGETS: { path: string; type: TargetType; missing: string }[] = [
-  { path: '/cats/:id/save', type: 'cat', missing: 'Cat not found' },
-  { path: '/bodegas/:id/save', type: 'bodega', missing: 'Bodega not found' },
+const TARGETS: { path: string; type: TargetType }[] = [
+  { path: '/cats/:id/save', type: 'cat' },
+  { path: '/bodegas/:id/save', type: 'bodega' },
 ];
 
 function pageOf(query: PageParams) {
@@ -46,7 +46,7 @@ const listRoutes: FastifyPluginAsync = async (app) => {
   const { db } = database;
   const signedIn = { preHandler: app.requireUser };
 
-  for (const { path, type, missing } of TARGETS) {
+  for (const { path, type } of TARGETS) {
     for (const saved of [true, false]) {
       app.route<{ Params: { id: string } }>({
         method: saved ? 'POST' : 'DELETE',
@@ -54,7 +54,7 @@ const listRoutes: FastifyPluginAsync = async (app) => {
         ...signedIn,
         schema: { params: TargetParams, response: { 200: SaveResult, ...errors(401, 404, 409, 503) } },
         handler: async (request, reply) => {
-          const id = pathIdOr404(request.params.id, missing);
+          const { id } = pathTarget(type, request.params.id);
           const user = signedInUser(request);
           const metadata = { actor_id: user.id, request_id: request.id };
           return runCommand(db, request, reply, async (trx) => {

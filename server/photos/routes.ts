@@ -10,9 +10,9 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { TargetType } from '../db/schema.ts';
 import { UnsupportedMediaType } from '../errors.ts';
 import { nextId, passWriterGate } from '../events/store.ts';
-import { requireTarget, targetNotFound, type Target } from '../events/targets.ts';
+import { requireTarget } from '../events/targets.ts';
 import { runCommand } from '../http/idempotency.ts';
-import { errors, pathIdOr404 } from '../http/schemas.ts';
+import { errors, pathIdOr404, pathTarget } from '../http/schemas.ts';
 import { deletePhoto, recordUpload, setPrimaryPhoto, targetPhotosLock } from './commands.ts';
 import {
   newPhotoFilename,
@@ -35,10 +35,6 @@ const PhotoParams = Type.Object({
 const PhotoBody = Type.Object({ photo: Photo });
 
 const FOLDERS = { cats: 'cat', bodegas: 'bodega' } as const satisfies Record<string, TargetType>;
-
-function targetOf(type: TargetType, raw: string): Target {
-  return { type, id: pathIdOr404(raw, targetNotFound({ type, id: 0 }).message) };
-}
 
 /**
  * File work that must happen once the transaction has settled but before the client hears back,
@@ -63,7 +59,7 @@ const photosRoutes: FastifyPluginAsync = async (fastify) => {
   await app.register(multipart, { throwFileSizeLimit: false });
 
   async function upload(type: TargetType, rawId: string, request: FastifyRequest, reply: FastifyReply) {
-    const target = targetOf(type, rawId);
+    const target = pathTarget(type, rawId);
     const user = signedInUser(request);
     // Refuse before reading a byte of the file when there is nothing to attach it to.
     await requireTarget(db, target);
@@ -147,7 +143,7 @@ const photosRoutes: FastifyPluginAsync = async (fastify) => {
         schema: { params: PhotoParams, response: { 200: PhotoBody, ...errors(400, 401, 403, 404, 409) } },
       },
       async (request, reply) => {
-        const target = targetOf(type, request.params.id);
+        const target = pathTarget(type, request.params.id);
         const photoId = pathIdOr404(request.params.photoId, 'Photo not found');
         await runCommand(db, request, reply, async (trx) => {
           const photo = await setPrimaryPhoto(
@@ -175,7 +171,7 @@ const photosRoutes: FastifyPluginAsync = async (fastify) => {
         },
       },
       async (request, reply) => {
-        const target = targetOf(type, request.params.id);
+        const target = pathTarget(type, request.params.id);
         const photoId = pathIdOr404(request.params.photoId, 'Photo not found');
         await runCommand(db, request, reply, async (trx) => {
           const photo = await deletePhoto(

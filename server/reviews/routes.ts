@@ -9,8 +9,8 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { TargetType } from '../db/schema.ts';
 import { Invalid } from '../errors.ts';
 import { runCommand } from '../http/idempotency.ts';
-import { PageQuery, errors, isStorable, pagination, pathIdOr404 } from '../http/schemas.ts';
-import { requireShownTarget, targetNotFound, type Target } from '../events/targets.ts';
+import { PageQuery, errors, isStorable, pagination, pathIdOr404, pathTarget } from '../http/schemas.ts';
+import { requireShownTarget, type Target } from '../events/targets.ts';
 import { COMMENT_MAX, deleteReview, postReview } from './commands.ts';
 import { listReviews } from './read.ts';
 
@@ -71,8 +71,7 @@ const reviewsRoutes: FastifyPluginAsync = async (fastify) => {
         },
       },
       async (request) => {
-        const id = pathIdOr404(request.params.id, targetNotFound({ type, id: 0 }).message);
-        const target = { type, id };
+        const target = pathTarget(type, request.params.id);
         // A hidden cat's or bodega's reviews are as hidden as its page.
         await requireShownTarget(database.db, target, request.currentUser);
         const page = request.query.page ?? 1;
