@@ -1,7 +1,8 @@
 // What the catalogue's route modules share: id parsing, the write context of a request, recording
-// a view without ever failing the page that caused it, and the read and delete routes of an item.
+// a view without ever failing the page that caused it, and the four routes of an item (read, add,
+// edit, delete), each kind giving its own body schemas and commands.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { Type, type TSchema } from '@sinclair/typebox';
+import { Type, type Static, type TObject, type TSchema } from '@sinclair/typebox';
 import type { Kysely } from 'kysely';
 import type { DB, TargetType } from '../db/schema.ts';
 import { runCommand } from '../http/idempotency.ts';
@@ -10,13 +11,13 @@ import { errors, pathTarget } from '../http/schemas.ts';
 import { requestMetadata, signedInUser } from '../plugins/auth.ts';
 import type { Removed, WriteContext } from './commands.ts';
 import type { ReaderLists, Viewer } from './details.ts';
-import { expectedVersionOf } from './validation.ts';
+import { cleanText, expectedVersionOf } from './validation.ts';
 
-export const IfMatch = Type.Object({ 'if-match': Type.Optional(Type.String()) });
+const IfMatch = Type.Object({ 'if-match': Type.Optional(Type.String()) });
 const Message = Type.Object({ message: Type.String() });
 
 /** Any text: a path segment that is not a whole number names nothing, so it is a 404, not a 400. */
-export const ItemParams = Type.Object({ id: Type.String({ maxLength: 200 }) });
+const ItemParams = Type.Object({ id: Type.String({ maxLength: 200 }) });
 
 export function writeContext(request: FastifyRequest, trx: Kysely<DB>): WriteContext {
   return {
@@ -99,6 +100,72 @@ export function registerReadAndDelete<Body>(app: FastifyInstance, item: ItemRout
         await item.lists.forgetViews(trx, 'cat', removed.cat);
         await item.lists.forgetViews(trx, 'bodega', removed.bodega);
         return { status: 200, body: { message: item.deleted } };
+      });
+    },
+  );
+}
+
+/**
+ * A write whose lookups outside the transaction (the geocoder) are done: what runs inside it. An
+ * add answers the new item's id.
+ */
+export type PreparedWrite<T> = (ctx: WriteContext) => Promise<T>;
+
+/** `POST /` (signed in): `prepare` gets the trimmed body before the transaction opens. */
+export function registerAdd<Body extends TObject, Item>(
+  app: FastifyInstance,
+  item: ItemRoutes<Item>,
+  body: Body,
+  prepare: (body: Static<Body>, userId: number) => Promise<PreparedWrite<number>>,
+): void {
+  const { db } = app.services.database;
+  app.post<{ Body: Static<Body> }>(
+    '/',
+    {
+      preHandler: app.requireUser,
+      schema: { body, response: { 201: item.response, ...errors(400, 401, 409) } },
+    },
+    async (request, reply) => {
+      const user = signedInUser(request);
+      const add = await prepare(cleanText(request.body as Static<Body>), user.id);
+      return runCommand(db, request, reply, async (trx) => {
+        const id = await add(writeContext(request, trx));
+        return { status: 201, body: await itemResponse(item, trx, id, user) };
+      });
+    },
+  );
+}
+
+/** Who edits which version of which item, as `PUT /:id` reads it from the request. */
+export type EditRequest = { id: number; userId: number; expected: number | null };
+
+/** `PUT /:id` (owner, If-Match): `prepare` gets the trimmed body before the transaction opens. */
+export function registerEdit<Body extends TObject, Item>(
+  app: FastifyInstance,
+  item: ItemRoutes<Item>,
+  body: Body,
+  prepare: (edit: EditRequest, body: Static<Body>) => Promise<PreparedWrite<void>>,
+): void {
+  const { db } = app.services.database;
+  app.put<{ Params: { id: string }; Body: Static<Body> }>(
+    '/:id',
+    {
+      preHandler: app.requireUser,
+      schema: {
+        params: ItemParams,
+        headers: IfMatch,
+        body,
+        response: { 200: item.response, ...errors(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request, reply) => {
+      const user = signedInUser(request);
+      const { id } = pathTarget(item.type, request.params.id);
+      const expected = expectedVersionOf(request.headers['if-match']);
+      const edit = await prepare({ id, userId: user.id, expected }, cleanText(request.body as Static<Body>));
+      return runCommand(db, request, reply, async (trx) => {
+        await edit(writeContext(request, trx));
+        return { status: 200, body: await itemResponse(item, trx, id, user) };
       });
     },
   );

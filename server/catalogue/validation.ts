@@ -83,9 +83,9 @@ const REQUIRED_TEXT = new Set(['name', 'bodega_name', 'address']);
  * Trims every text field and reports, in one 400, blank required fields and text the database
  * cannot hold (NUL characters, unpaired surrogates).
  */
-export function cleanText<T extends Record<string, unknown>>(body: T): T {
+export function cleanText<T extends object>(body: T): T {
   const details: Record<string, string> = {};
-  const out: Record<string, unknown> = { ...body };
+  const out = { ...body } as Record<string, unknown>;
   for (const [field, value] of Object.entries(body)) {
     if (typeof value !== 'string') continue;
     if (!isStorable(value)) {
