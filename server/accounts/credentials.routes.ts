@@ -76,11 +76,7 @@ const credentialRoutes: FastifyPluginAsync = async (app) => {
         throw new Forbidden(WRONG_PASSWORD);
       await settleSuccessfulLogin(db, attempt);
       const photos = await writeTransaction(db, (trx) =>
-        deleteAccount(trx, store, {
-          userId: user.id,
-          username: account.username,
-          metadata: requestMetadata(request),
-        }),
+        deleteAccount(trx, store, { userId: user.id, metadata: requestMetadata(request) }),
       );
       // Committed: the files can go now. The photos jobs their deletions dispatched remove them too,
       // should this process stop first.

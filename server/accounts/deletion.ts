@@ -23,7 +23,7 @@ export const WRONG_PASSWORD = 'Password is incorrect';
 export async function deleteAccount(
   trx: Kysely<DB>,
   store: EventStore,
-  command: AccountCommand & { username: string },
+  command: AccountCommand,
 ): Promise<PhotoRow[]> {
   const { userId, metadata } = command;
   // The person's account lock first, which their uploads take before the photo locks that the
@@ -59,10 +59,10 @@ export async function deleteAccount(
     .orderBy('id')
     .execute();
   const deleted: PhotoRow[] = [];
-  const actor = { id: userId, username: command.username };
   for (const photo of photos) {
     const target = { type: photo.target_type, id: Number(photo.target_id) };
-    deleted.push(await deletePhoto(trx, store, target, Number(photo.id), actor, metadata));
+    const change = { target, photoId: Number(photo.id), actorId: userId };
+    deleted.push(await deletePhoto(trx, store, change, metadata));
   }
 
   await store.append(

@@ -17,7 +17,7 @@ export async function deleteAccountByUsername(
   const photos = await writeTransaction(db, async (trx) => {
     const userId = await findUserIdByUsername(trx, username);
     if (userId === null) throw new NotFound(`No user is called "${username}"`);
-    return deleteAccount(trx, services.store, { userId, username, metadata: { actor_id: null } });
+    return deleteAccount(trx, services.store, { userId, metadata: { actor_id: null } });
   });
   await Promise.all(
     photos.map((photo) => removePhotoFiles(services.config.uploadDir, photo, services.logger)),

@@ -7,7 +7,6 @@ import type { DB, PhotoRow } from '../db/schema.ts';
 import type { EventStore } from '../events/store.ts';
 import { requireTarget, type Target, type TargetRow } from '../events/targets.ts';
 import { streamIds, type EventMetadata } from '../events/types.ts';
-import type { AuthUser } from '../plugins/auth.ts';
 import { decidePhoto, photoDeleted, type NewPhoto, type PhotoState } from './photo.ts';
 import { findPhoto } from './read.ts';
 
@@ -40,19 +39,34 @@ async function loadPhotoState(trx: Kysely<DB>, target: Target, photoId: number):
   return { target, owner, photo: (await findPhoto(trx, photoId)) ?? null };
 }
 
+/** Which photo of which target a reader changes. */
+export type PhotoChange = { target: Target; photoId: number; actorId: number };
+
+/**
+ * Takes the target's photo lock, decides a reader's change of one of its photos and appends what
+ * was decided. Answers the photo as it was, and whether anything changed.
+ */
+async function changePhoto(
+  trx: Kysely<DB>,
+  store: EventStore,
+  type: 'SetPrimaryPhoto' | 'DeletePhoto',
+  { target, photoId, actorId }: PhotoChange,
+  metadata: EventMetadata,
+): Promise<{ before: PhotoRow; changed: boolean }> {
+  const state = await loadPhotoState(trx, target, photoId);
+  const events = decidePhoto({ type, photoId, actorId }, state);
+  if (events.length > 0) await store.append(trx, streamIds.photo(photoId), 'any', events, { metadata });
+  return { before: state.photo!, changed: events.length > 0 };
+}
+
 export async function setPrimaryPhoto(
   trx: Kysely<DB>,
   store: EventStore,
-  target: Target,
-  photoId: number,
-  user: AuthUser,
+  change: PhotoChange,
   metadata: EventMetadata,
 ): Promise<PhotoRow> {
-  const state = await loadPhotoState(trx, target, photoId);
-  const events = decidePhoto({ type: 'SetPrimaryPhoto', photoId, actorId: user.id }, state);
-  if (events.length === 0) return state.photo!;
-  await store.append(trx, streamIds.photo(photoId), 'any', events, { metadata });
-  return (await findPhoto(trx, photoId))!;
+  const { before, changed } = await changePhoto(trx, store, 'SetPrimaryPhoto', change, metadata);
+  return changed ? (await findPhoto(trx, change.photoId))! : before;
 }
 
 /**
@@ -62,15 +76,10 @@ export async function setPrimaryPhoto(
 export async function deletePhoto(
   trx: Kysely<DB>,
   store: EventStore,
-  target: Target,
-  photoId: number,
-  user: AuthUser,
+  change: PhotoChange,
   metadata: EventMetadata,
 ): Promise<PhotoRow> {
-  const state = await loadPhotoState(trx, target, photoId);
-  const events = decidePhoto({ type: 'DeletePhoto', photoId, actorId: user.id }, state);
-  await store.append(trx, streamIds.photo(photoId), 'any', events, { metadata });
-  return state.photo!;
+  return (await changePhoto(trx, store, 'DeletePhoto', change, metadata)).before;
 }
 
 /**

@@ -5,7 +5,7 @@ import { Photo } from '../../contract/catalogue.ts';
 import fs from 'node:fs/promises';
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { TargetType } from '../db/schema.ts';
 import { UnsupportedMediaType } from '../errors.ts';
@@ -13,7 +13,13 @@ import { nextId, passWriterGate } from '../events/store.ts';
 import { requireTarget } from '../events/targets.ts';
 import { runCommand } from '../http/idempotency.ts';
 import { errors, pathIdOr404, pathTarget } from '../http/schemas.ts';
-import { deletePhoto, recordUpload, setPrimaryPhoto, targetPhotosLock } from './commands.ts';
+import {
+  deletePhoto,
+  recordUpload,
+  setPrimaryPhoto,
+  targetPhotosLock,
+  type PhotoChange,
+} from './commands.ts';
 import {
   newPhotoFilename,
   originalRelativePath,
@@ -46,6 +52,19 @@ async function runBeforeReply(request: FastifyRequest, reply: FastifyReply): Pro
   const work = beforeReply.get(request);
   beforeReply.delete(request);
   await work?.(reply);
+}
+
+/** The photo a `/:id/photos/:photoId` path names, as the signed-in reader asks to change it. */
+function photoChange(
+  type: TargetType,
+  params: Static<typeof PhotoParams>,
+  request: FastifyRequest,
+): PhotoChange {
+  return {
+    target: pathTarget(type, params.id),
+    photoId: pathIdOr404(params.photoId, 'Photo not found'),
+    actorId: signedInUser(request).id,
+  };
 }
 
 async function requireMultipart(request: FastifyRequest): Promise<void> {
@@ -143,17 +162,9 @@ const photosRoutes: FastifyPluginAsync = async (fastify) => {
         schema: { params: PhotoParams, response: { 200: PhotoBody, ...errors(400, 401, 403, 404, 409) } },
       },
       async (request, reply) => {
-        const target = pathTarget(type, request.params.id);
-        const photoId = pathIdOr404(request.params.photoId, 'Photo not found');
+        const change = photoChange(type, request.params, request);
         await runCommand(db, request, reply, async (trx) => {
-          const photo = await setPrimaryPhoto(
-            trx,
-            store,
-            target,
-            photoId,
-            signedInUser(request),
-            requestMetadata(request),
-          );
+          const photo = await setPrimaryPhoto(trx, store, change, requestMetadata(request));
           return { status: 200, body: { photo: toPhoto(photo) } };
         });
         return reply;
@@ -171,17 +182,9 @@ const photosRoutes: FastifyPluginAsync = async (fastify) => {
         },
       },
       async (request, reply) => {
-        const target = pathTarget(type, request.params.id);
-        const photoId = pathIdOr404(request.params.photoId, 'Photo not found');
+        const change = photoChange(type, request.params, request);
         await runCommand(db, request, reply, async (trx) => {
-          const photo = await deletePhoto(
-            trx,
-            store,
-            target,
-            photoId,
-            signedInUser(request),
-            requestMetadata(request),
-          );
+          const photo = await deletePhoto(trx, store, change, requestMetadata(request));
           // A success reply means the event committed. The photos job that PhotoDeleted dispatches
           // removes the same files again, so a failure here or a crash before it leaves nothing behind.
           beforeReply.set(request, async (sent) => {

@@ -104,7 +104,7 @@ describe('the log', () => {
     const reviewId = await postReview(userId, 'Soon forgotten 42');
     await testDb.database.db
       .transaction()
-      .execute((trx) => deleteAccount(trx, store, { userId, username: `u${userId}`, metadata: {} }));
+      .execute((trx) => deleteAccount(trx, store, { userId, metadata: {} }));
     const [posted] = await readStream(testDb.database.db, streamIds.review(reviewId), ['ReviewPosted']);
     expect((posted as RecordedEvent<'ReviewPosted'>).data.comment).toBe(ERASED);
     await expect(postReview(userId, 'From beyond')).rejects.toMatchObject({ statusCode: 401 });
@@ -128,9 +128,7 @@ describe('events stored before sealing (schema v1)', () => {
     const { db } = testDb.database;
     const author = await newUser();
     const gone = await newUser();
-    await db
-      .transaction()
-      .execute((trx) => deleteAccount(trx, store, { userId: gone, username: `u${gone}`, metadata: {} }));
+    await db.transaction().execute((trx) => deleteAccount(trx, store, { userId: gone, metadata: {} }));
     const v1 = [
       [
         'review-9001',
