@@ -111,8 +111,10 @@ export default tseslint.config(
   },
   {
     // The client knows the server only through the contract, and only its types: the schemas
-    // (TypeBox) stay out of the bundle. The map grid is plain arithmetic without a schema, shared
-    // so that the client puts a live item in the same cell as the server.
+    // (TypeBox) stay out of the bundle. Two contract modules hold plain values without a schema,
+    // and the client imports them as values: the map grid's arithmetic, so that the client puts a
+    // live item in the same cell as the server, and the text limits, so that its inputs stop where
+    // the server's checks do.
     files: ['client/src/**/*.{ts,tsx}'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
@@ -124,7 +126,7 @@ export default tseslint.config(
               message: 'Import the contract’s types.',
             },
             {
-              group: ['**/contract/**', '!**/contract/map-grid.ts'],
+              group: ['**/contract/**', '!**/contract/map-grid.ts', '!**/contract/text-limits.ts'],
               allowTypeImports: true,
               message: 'Import the contract as types only.',
             },

@@ -1,6 +1,8 @@
-// Cats, bodegas and their photos as the API sends them (API.md, Shapes).
+// Cats, bodegas and their photos as the API sends them (API.md, Shapes), and the bodies that add
+// and edit them.
 import { Type, type Static } from '@sinclair/typebox';
 import { Nullable } from './common.ts';
+import { TEXT_LIMITS } from './text-limits.ts';
 
 export const Photo = Type.Object({
   id: Type.Integer(),
@@ -116,3 +118,59 @@ export const BodegaChange = Type.Pick(BodegaSummary, [
   'hours',
 ]);
 export type BodegaChange = Static<typeof BodegaChange>;
+
+const text = (maxLength: number) => Type.String({ maxLength });
+const required = (maxLength: number) => Type.String({ minLength: 1, maxLength });
+// Both coordinates or neither (null counts as absent): the server checks the pair.
+const coordinate = (limit: number) =>
+  Type.Optional(Type.Union([Type.Number({ minimum: -limit, maximum: limit }), Type.Null()]));
+
+const CAT_SEXES = ['', 'Male', 'Female', 'Unknown'] as const;
+export const CatSex = Type.Union(CAT_SEXES.map((sex) => Type.Literal(sex)));
+export type CatSex = Static<typeof CatSex>;
+
+const catFields = {
+  description: Type.Optional(text(TEXT_LIMITS.description)),
+  age: Type.Optional(text(TEXT_LIMITS.age)),
+  breed: Type.Optional(text(TEXT_LIMITS.breed)),
+  sex: Type.Optional(CatSex),
+  personality: Type.Optional(text(TEXT_LIMITS.personality)),
+  color: Type.Optional(text(TEXT_LIMITS.color)),
+  weight: Type.Optional(text(TEXT_LIMITS.weight)),
+  is_friendly: Type.Optional(Type.Boolean()),
+};
+
+/** A new cat, with the name and address of its bodega (found, or added with it). */
+export const NewCatBody = Type.Object(
+  {
+    name: required(TEXT_LIMITS.name),
+    bodega_name: required(TEXT_LIMITS.name),
+    address: required(TEXT_LIMITS.address),
+    ...catFields,
+    latitude: coordinate(90),
+    longitude: coordinate(180),
+  },
+  { additionalProperties: false },
+);
+export type NewCatBody = Static<typeof NewCatBody>;
+
+export const CatEditBody = Type.Object(
+  { name: required(TEXT_LIMITS.name), ...catFields },
+  { additionalProperties: false },
+);
+export type CatEditBody = Static<typeof CatEditBody>;
+
+/** A new bodega, or the edit of one. */
+export const BodegaBody = Type.Object(
+  {
+    name: required(TEXT_LIMITS.name),
+    address: required(TEXT_LIMITS.address),
+    description: Type.Optional(text(TEXT_LIMITS.description)),
+    phone: Type.Optional(text(TEXT_LIMITS.phone)),
+    hours: Type.Optional(text(TEXT_LIMITS.hours)),
+    latitude: coordinate(90),
+    longitude: coordinate(180),
+  },
+  { additionalProperties: false },
+);
+export type BodegaBody = Static<typeof BodegaBody>;

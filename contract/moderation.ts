@@ -1,6 +1,7 @@
 // Reports and moderation (API.md, "Reports and moderation").
 import { Type, type Static } from '@sinclair/typebox';
 import { Id, Nullable, Pagination } from './common.ts';
+import { TEXT_LIMITS } from './text-limits.ts';
 
 export const ModerationTargetType = Type.Union([
   Type.Literal('cat'),
@@ -14,14 +15,12 @@ export const REPORT_REASONS = ['spam', 'offensive', 'wrong_info', 'not_a_cat', '
 export const ReportReason = Type.Union(REPORT_REASONS.map((r) => Type.Literal(r)));
 export type ReportReason = (typeof REPORT_REASONS)[number];
 
-export const REPORT_COMMENT_MAX = 500;
-
 export const NewReport = Type.Object(
   {
     target_type: ModerationTargetType,
     target_id: Id,
     reason: ReportReason,
-    comment: Type.Optional(Nullable(Type.String({ maxLength: REPORT_COMMENT_MAX }))),
+    comment: Type.Optional(Nullable(Type.String({ maxLength: TEXT_LIMITS.reportComment }))),
   },
   { additionalProperties: false },
 );

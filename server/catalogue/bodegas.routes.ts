@@ -1,13 +1,13 @@
 // /api/bodegas: read a bodega with its cats; add one; edit and delete one's own (deleting a bodega
 // deletes its cats).
-import { BodegaResponse } from '../../contract/catalogue.ts';
+import { BodegaBody, BodegaResponse } from '../../contract/catalogue.ts';
 import type { FastifyPluginAsync } from 'fastify';
 import { addBodega, deleteBodega, editBodega } from './commands.ts';
 import { bodegaResponse, type ReaderLists } from './details.ts';
 import { createGeocoder } from './geocoder.ts';
 import { registerAdd, registerEdit, registerReadAndDelete, type ItemRoutes } from './http.ts';
 import { normalizeText } from './normalize.ts';
-import { BodegaBody, coordinatesOf, type Coordinates } from './validation.ts';
+import { coordinatesOf, type Coordinates } from './validation.ts';
 
 const bodegaItem: Omit<ItemRoutes<BodegaResponse>, 'lists'> = {
   type: 'bodega',

@@ -1,13 +1,13 @@
 // /api/cats: read a cat with its bodega; add one (finding or adding its bodega); edit and delete
 // one's own.
-import { CatResponse } from '../../contract/catalogue.ts';
+import { CatEditBody, CatResponse, NewCatBody } from '../../contract/catalogue.ts';
 import type { FastifyPluginAsync } from 'fastify';
 import { addCat, deleteCat, editCat, findBodegaIdByKey, findOrAddBodega } from './commands.ts';
 import { catResponse, type ReaderLists } from './details.ts';
 import { createGeocoder } from './geocoder.ts';
 import { registerAdd, registerEdit, registerReadAndDelete, type ItemRoutes } from './http.ts';
 import { bodegaMatchKey } from './normalize.ts';
-import { CatEditBody, coordinatesOf, newCatFields, NewCatBody, type Coordinates } from './validation.ts';
+import { coordinatesOf, newCatFields, type Coordinates } from './validation.ts';
 
 const catItem: Omit<ItemRoutes<CatResponse>, 'lists'> = {
   type: 'cat',

@@ -1,79 +1,10 @@
-// Request bodies of the catalogue and the checks JSON Schema cannot express (blank text, NUL
-// characters, coordinates given as a pair). Text is trimmed and otherwise stored as given.
-//
-// Text limits, in characters (the raw value, before trimming):
-//   cat name, bodega name 100 · address 200 · description 2000 · hours 200
-//   breed, personality 100 · age, color, weight 50 · phone 40
-// Coordinates: latitude -90..90, longitude -180..180, both or neither (null counts as absent).
+// The checks of the catalogue's request bodies (contract/catalogue.ts) that JSON Schema cannot
+// express: blank text, NUL characters, coordinates given as a pair, the If-Match version. Text is
+// trimmed and otherwise stored as given.
+import type { NewCatBody } from '../../contract/catalogue.ts';
 import { isStorable } from '../http/schemas.ts';
-import { Type, type Static } from '@sinclair/typebox';
 import { Invalid } from '../errors.ts';
 import type { CatFields } from '../events/types.ts';
-
-export const LIMITS = {
-  name: 100,
-  address: 200,
-  description: 2000,
-  hours: 200,
-  breed: 100,
-  personality: 100,
-  age: 50,
-  color: 50,
-  weight: 50,
-  phone: 40,
-} as const;
-
-const text = (maxLength: number) => Type.String({ maxLength });
-const required = (maxLength: number) => Type.String({ minLength: 1, maxLength });
-const coordinate = (limit: number) =>
-  Type.Optional(Type.Union([Type.Number({ minimum: -limit, maximum: limit }), Type.Null()]));
-
-export const SEXES = ['', 'Male', 'Female', 'Unknown'] as const;
-const Sex = Type.Union(SEXES.map((s) => Type.Literal(s)));
-
-const catFieldSchemas = {
-  description: Type.Optional(text(LIMITS.description)),
-  age: Type.Optional(text(LIMITS.age)),
-  breed: Type.Optional(text(LIMITS.breed)),
-  sex: Type.Optional(Sex),
-  personality: Type.Optional(text(LIMITS.personality)),
-  color: Type.Optional(text(LIMITS.color)),
-  weight: Type.Optional(text(LIMITS.weight)),
-  is_friendly: Type.Optional(Type.Boolean()),
-};
-
-export const NewCatBody = Type.Object(
-  {
-    name: required(LIMITS.name),
-    bodega_name: required(LIMITS.name),
-    address: required(LIMITS.address),
-    ...catFieldSchemas,
-    latitude: coordinate(90),
-    longitude: coordinate(180),
-  },
-  { additionalProperties: false },
-);
-export type NewCatBody = Static<typeof NewCatBody>;
-
-export const CatEditBody = Type.Object(
-  { name: required(LIMITS.name), ...catFieldSchemas },
-  { additionalProperties: false },
-);
-export type CatEditBody = Static<typeof CatEditBody>;
-
-export const BodegaBody = Type.Object(
-  {
-    name: required(LIMITS.name),
-    address: required(LIMITS.address),
-    description: Type.Optional(text(LIMITS.description)),
-    phone: Type.Optional(text(LIMITS.phone)),
-    hours: Type.Optional(text(LIMITS.hours)),
-    latitude: coordinate(90),
-    longitude: coordinate(180),
-  },
-  { additionalProperties: false },
-);
-export type BodegaBody = Static<typeof BodegaBody>;
 
 export type Coordinates = { latitude: number; longitude: number };
 

@@ -7,12 +7,12 @@ import path from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyRequest } from 'fastify';
+import { TEXT_LIMITS } from '../../contract/text-limits.ts';
 import { AppError, Invalid, PayloadTooLarge, UnsupportedMediaType } from '../errors.ts';
 import { incomingDir, removeQuietly } from './files.ts';
 import { detectImageType, SIGNATURE_BYTES, type ImageType } from './image-type.ts';
 
 export const MAX_PHOTO_BYTES = 5242880;
-export const CAPTION_MAX = 300;
 export const FILE_TOO_LARGE = 'File too large. Please upload an image smaller than 5MB.';
 export const INVALID_FILE_TYPE = 'Invalid file type. Please upload a JPEG, PNG, GIF, or WebP image.';
 export const NOT_MULTIPART = 'Photo uploads must be sent as multipart/form-data';
@@ -26,7 +26,7 @@ export const MULTIPART_LIMITS = {
   parts: FIELDS.length + 1,
   fieldNameSize: 100,
   // Room for a 300-character caption in any script; longer values are reported as too long.
-  fieldSize: CAPTION_MAX * 4 + 4,
+  fieldSize: TEXT_LIMITS.caption * 4 + 4,
   headerPairs: 20,
 };
 
@@ -112,7 +112,7 @@ async function saveIncoming(file: Readable & { truncated?: boolean }, uploadDir:
 }
 
 function captionTooLong(): Invalid {
-  const message = `must be at most ${CAPTION_MAX} characters`;
+  const message = `must be at most ${TEXT_LIMITS.caption} characters`;
   return new Invalid(`caption ${message}`, { caption: message });
 }
 
@@ -122,7 +122,7 @@ function captionOf(raw: string | undefined): string {
     const message = 'contains characters that are not allowed';
     throw new Invalid(`caption ${message}`, { caption: message });
   }
-  if ([...caption].length > CAPTION_MAX) throw captionTooLong();
+  if ([...caption].length > TEXT_LIMITS.caption) throw captionTooLong();
   return caption;
 }
 

@@ -9,8 +9,6 @@ import { streamIds, type EventMetadata } from '../events/types.ts';
 import type { Review } from '../../contract/reviews.ts';
 import { alreadyReviewed, decideDelete, decidePost, type PostReview, type PostState } from './review.ts';
 
-export const COMMENT_MAX = 2000;
-
 function isOnePerUserViolation(error: unknown): boolean {
   const e = error as { code?: string; message?: string } | null;
   return e?.code === '23505' && String(e.message).includes('reviews_one_per_user');

@@ -11,7 +11,8 @@ import { Invalid } from '../errors.ts';
 import { runCommand } from '../http/idempotency.ts';
 import { PageQuery, errors, isStorable, pagination, pathIdOr404, pathTarget } from '../http/schemas.ts';
 import { requireShownTarget, type Target } from '../events/targets.ts';
-import { COMMENT_MAX, deleteReview, postReview } from './commands.ts';
+import { deleteReview, postReview } from './commands.ts';
+import { TEXT_LIMITS } from '../../contract/text-limits.ts';
 import { listReviews } from './read.ts';
 
 const OptionalId = Type.Optional(Type.Union([Id, Type.Null()]));
@@ -46,8 +47,8 @@ function commentOf(raw: string | null | undefined): string {
     const message = 'contains characters that are not allowed';
     throw new Invalid(`comment ${message}`, { comment: message });
   }
-  if (comment.length > COMMENT_MAX) {
-    const message = `must be at most ${COMMENT_MAX} characters`;
+  if (comment.length > TEXT_LIMITS.comment) {
+    const message = `must be at most ${TEXT_LIMITS.comment} characters`;
     throw new Invalid(`comment ${message}`, { comment: message });
   }
   return comment;

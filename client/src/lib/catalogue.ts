@@ -1,5 +1,6 @@
 // The shapes of cats, bodegas, photos and reviews as the API sends them (see API.md, Shapes).
-// The types are the contract's (contract/, imported as types only: nothing of it is bundled).
+// The types are the contract's (contract/, imported as types only: none of its schemas is
+// bundled); the text limits are its plain numbers, the same ones the server enforces.
 import type { TargetType } from '../../../contract/common.ts';
 
 export type { Pagination, SearchPagination, TargetType } from '../../../contract/common.ts';
@@ -8,31 +9,15 @@ export type {
   BodegaResponse,
   BodegaSummary,
   CatDetail,
+  CatSex,
   CatResponse,
   CatSummary,
   Photo,
 } from '../../../contract/catalogue.ts';
 export type { Review } from '../../../contract/reviews.ts';
-
-export type CatSex = '' | 'Male' | 'Female' | 'Unknown';
+export { TEXT_LIMITS } from '../../../contract/text-limits.ts';
 
 /** The path segment the API uses for a target type (`/api/photos/cats/...`). */
 export function targetPath(type: TargetType): 'cats' | 'bodegas' {
   return type === 'cat' ? 'cats' : 'bodegas';
 }
-
-/** Text limits the server enforces (characters), so inputs stop at the same place. */
-export const TEXT_LIMITS = {
-  name: 100,
-  address: 200,
-  description: 2000,
-  hours: 200,
-  breed: 100,
-  personality: 100,
-  age: 50,
-  color: 50,
-  weight: 50,
-  phone: 40,
-  comment: 2000,
-  caption: 300,
-} as const;

@@ -21,9 +21,6 @@ export const KIND_LABELS: Record<ModerationTargetType, string> = {
   photo: 'Photo',
 };
 
-/** The comment limit the server enforces (contract/moderation.ts), so the field stops there. */
-export const REPORT_COMMENT_MAX = 500;
-
 export const REPORT_THANKS = 'Thanks — a moderator will take a look.';
 export const ALREADY_REPORTED = 'You already reported this.';
 export const HIDDEN_BY_MODERATORS = 'Hidden by moderators';

@@ -1,12 +1,8 @@
 import { api } from '../../../lib/api.ts';
 import type { BodegaResponse } from '../../../lib/catalogue.ts';
+import type { BodegaBody } from '../../../../../contract/catalogue.ts';
 
-export type BodegaEdit = {
-  name: string;
-  address: string;
-  description: string;
-  phone: string;
-  hours: string;
+export type BodegaEdit = Required<Omit<BodegaBody, 'latitude' | 'longitude'>> & {
   /** Sent only when placed on the map; otherwise a changed address is geocoded again. */
   latitude?: number;
   longitude?: number;

@@ -1,17 +1,9 @@
 import { api } from '../../../lib/api.ts';
-import type { CatResponse, CatSex } from '../../../lib/catalogue.ts';
+import type { CatResponse } from '../../../lib/catalogue.ts';
+import type { CatEditBody } from '../../../../../contract/catalogue.ts';
 
-export type CatEdit = {
-  name: string;
-  description: string;
-  age: string;
-  breed: string;
-  sex: CatSex;
-  personality: string;
-  color: string;
-  weight: string;
-  is_friendly: boolean;
-};
+/** Every field of the edit form is sent. */
+export type CatEdit = Required<CatEditBody>;
 
 /** Saves the creator's edit; `version` is the one loaded, so a change made meanwhile is a 409. */
 export function updateCat(id: number, edit: CatEdit, version: number): Promise<CatResponse> {

@@ -1,11 +1,11 @@
 // The report dialog: a reason (required), an optional comment, and the server's answer in place.
 // A modal <dialog> keeps focus inside and closes on Escape; the opener gets focus back.
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { TEXT_LIMITS } from '../../../lib/catalogue.ts';
 import { reportContent } from '../api/report-content.ts';
 import {
   REASON_LABELS,
   REASONS,
-  REPORT_COMMENT_MAX,
   REPORT_THANKS,
   reportErrorMessage,
   type ModerationTargetType,
@@ -110,13 +110,13 @@ export function ReportDialog({ target, what, onClose }: ReportDialogProps) {
               className="textarea"
               rows={3}
               value={comment}
-              maxLength={REPORT_COMMENT_MAX}
+              maxLength={TEXT_LIMITS.reportComment}
               aria-describedby={`${id}-count`}
               onChange={(e) => setComment(e.target.value)}
               disabled={state === 'sending'}
             />
             <p id={`${id}-count`} className="report-dialog__count">
-              {comment.length}/{REPORT_COMMENT_MAX}
+              {comment.length}/{TEXT_LIMITS.reportComment}
             </p>
           </div>
           {error && (

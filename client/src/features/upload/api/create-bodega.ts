@@ -1,8 +1,10 @@
 import { api } from '../../../lib/api.ts';
 import type { BodegaResponse } from '../../../lib/catalogue.ts';
 import { positionFields, type Coordinates } from '../../../lib/coordinates.ts';
+import type { BodegaBody } from '../../../../../contract/catalogue.ts';
 
-export type NewBodega = { name: string; address: string; description: string; phone: string; hours: string };
+/** Every field of the upload form; the position is sent beside them when there is one. */
+export type NewBodega = Required<Omit<BodegaBody, 'latitude' | 'longitude'>>;
 
 export function createBodega(bodega: NewBodega, position: Coordinates | null): Promise<BodegaResponse> {
   return api.post<BodegaResponse>('/api/bodegas', { ...bodega, ...positionFields(position) });

@@ -1,20 +1,10 @@
 import { api } from '../../../lib/api.ts';
-import type { CatResponse, CatSex } from '../../../lib/catalogue.ts';
+import type { CatResponse } from '../../../lib/catalogue.ts';
 import { positionFields, type Coordinates } from '../../../lib/coordinates.ts';
+import type { NewCatBody } from '../../../../../contract/catalogue.ts';
 
-export type NewCat = {
-  name: string;
-  bodega_name: string;
-  address: string;
-  description: string;
-  age: string;
-  breed: string;
-  sex: CatSex;
-  personality: string;
-  color: string;
-  weight: string;
-  is_friendly: boolean;
-};
+/** Every field of the upload form; the position is sent beside them when there is one. */
+export type NewCat = Required<Omit<NewCatBody, 'latitude' | 'longitude'>>;
 
 /** Adds a cat; its bodega is found by name and address, or added. */
 export function createCat(cat: NewCat, position: Coordinates | null): Promise<CatResponse> {
