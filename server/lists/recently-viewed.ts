@@ -2,14 +2,10 @@
 // history). One row per item; a repeat view moves it to the top; at most 50 kept per user.
 import { sql, type Kysely } from 'kysely';
 import type { DB, TargetType } from '../db/schema.ts';
-import {
-  primaryPhotoUrls,
-  selectBodegaSummaries,
-  selectCatSummaries,
-  toBodegaSummary,
-  toCatSummary,
-  toIso,
-} from '../catalogue/read.ts';
+import type { BodegaSummary, CatSummary } from '../../contract/catalogue.ts';
+import type { ViewedItem } from '../../contract/lists.ts';
+import { toBodegaSummary, toCatSummary, toIso } from '../catalogue/read.ts';
+import { listedBodegas, listedCats } from './listed.ts';
 
 export const RECENTLY_VIEWED_CAP = 50;
 /** Views of the same item closer together than this change nothing (a page's refetches). */
@@ -70,71 +66,31 @@ export async function clearRecentlyViewed(db: Kysely<DB>, userId: number): Promi
   await db.deleteFrom('recently_viewed').where('user_id', '=', userId).execute();
 }
 
-type ViewedBase = {
-  id: number;
-  name: string;
-  address: string;
-  description: string;
-  rating: number;
-  review_count: number;
-  primary_photo: string | null;
-  primary_thumb: string | null;
-  viewed_at: string;
-};
-export type ViewedItem =
-  ({ type: 'cat'; bodega_name: string } & ViewedBase) | ({ type: 'bodega' } & ViewedBase);
-
-async function viewedCats(db: Kysely<DB>, userId: number): Promise<ViewedItem[]> {
-  const rows = await selectCatSummaries(db)
-    .innerJoin('recently_viewed as rv', (join) =>
-      join
-        .onRef('rv.target_id', '=', 'cats.id')
-        .on('rv.target_type', '=', 'cat')
-        .on('rv.user_id', '=', userId),
-    )
-    .select('rv.viewed_at')
-    .execute();
-  return rows.map((row) => {
-    const cat = toCatSummary(row);
-    return {
-      type: 'cat',
-      id: cat.id,
-      name: cat.name,
-      bodega_name: cat.bodega_name,
-      address: cat.address,
-      description: cat.description,
-      rating: cat.rating,
-      review_count: cat.review_count,
-      ...primaryPhotoUrls('cat', row.primary_filename),
-      viewed_at: toIso(row.viewed_at),
-    };
-  });
+/** What the list shows of a cat or bodega the reader viewed. */
+function viewed(summary: CatSummary | BodegaSummary, viewedAt: Date | string) {
+  return {
+    id: summary.id,
+    name: summary.name,
+    address: summary.address,
+    description: summary.description,
+    rating: summary.rating,
+    review_count: summary.review_count,
+    primary_photo: summary.primary_photo,
+    primary_thumb: summary.primary_thumb,
+    viewed_at: toIso(viewedAt),
+  };
 }
 
-async function viewedBodegas(db: Kysely<DB>, userId: number): Promise<ViewedItem[]> {
-  const rows = await selectBodegaSummaries(db)
-    .innerJoin('recently_viewed as rv', (join) =>
-      join
-        .onRef('rv.target_id', '=', 'bodegas.id')
-        .on('rv.target_type', '=', 'bodega')
-        .on('rv.user_id', '=', userId),
-    )
-    .select('rv.viewed_at')
-    .execute();
-  return rows.map((row) => {
-    const bodega = toBodegaSummary(row);
-    return {
-      type: 'bodega',
-      id: bodega.id,
-      name: bodega.name,
-      address: bodega.address,
-      description: bodega.description,
-      rating: bodega.rating,
-      review_count: bodega.review_count,
-      ...primaryPhotoUrls('bodega', row.primary_filename),
-      viewed_at: toIso(row.viewed_at),
-    };
-  });
+async function viewedItems(db: Kysely<DB>, userId: number): Promise<ViewedItem[]> {
+  const cats = await listedCats(db, 'recently_viewed', userId).select('entry.viewed_at').execute();
+  const bodegas = await listedBodegas(db, 'recently_viewed', userId).select('entry.viewed_at').execute();
+  return [
+    ...cats.map((row): ViewedItem => {
+      const cat = toCatSummary(row);
+      return { type: 'cat', bodega_name: cat.bodega_name, ...viewed(cat, row.viewed_at) };
+    }),
+    ...bodegas.map((row): ViewedItem => ({ type: 'bodega', ...viewed(toBodegaSummary(row), row.viewed_at) })),
+  ];
 }
 
 // The same order the cap keeps: newest first, ties broken by type then id.
@@ -151,6 +107,6 @@ export async function listRecentlyViewed(
   userId: number,
   { page, perPage }: { page: number; perPage: number },
 ): Promise<{ items: ViewedItem[]; total: number }> {
-  const all = [...(await viewedCats(db, userId)), ...(await viewedBodegas(db, userId))].sort(newestFirst);
+  const all = (await viewedItems(db, userId)).sort(newestFirst);
   return { items: all.slice((page - 1) * perPage, page * perPage), total: all.length };
 }

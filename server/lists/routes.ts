@@ -1,43 +1,29 @@
 // The signed-in user's own lists: saving cats and bodegas, the saved lists and recently viewed.
 // Mounted with an empty prefix, so paths are spelled out in full (/cats/:id/save, /users/...).
-import { BodegaSummary, CatSummary } from '../../contract/catalogue.ts';
-import { Pagination } from '../../contract/common.ts';
+import { RecentlyViewedPage, SavedBodegasPage, SavedCatsPage } from '../../contract/lists.ts';
 import type { FastifyPluginAsync } from 'fastify';
-import { Type } from '@sinclair/typebox';
-import type { TargetType } from '../db/schema.ts';
+import { Type, type TSchema } from '@sinclair/typebox';
+import type { Kysely } from 'kysely';
+import type { DB, TargetType } from '../db/schema.ts';
 import { signedInUser } from '../plugins/auth.ts';
 import { runCommand } from '../http/idempotency.ts';
 import { errors, PageQuery, pagination, pathTarget } from '../http/schemas.ts';
 import { clearRecentlyViewed, listRecentlyViewed } from './recently-viewed.ts';
-import { listSavedBodegas, listSavedCats, setSaved } from './saves.ts';
+import { listSavedBodegas, listSavedCats, setSaved, type Page } from './saves.ts';
 
 const TargetParams = Type.Object({ id: Type.String({ maxLength: 40 }) });
 const SaveResult = Type.Object({ saved: Type.Boolean() });
 const Query = Type.Object(PageQuery);
 type PageParams = { page?: number; per_page?: number };
 
-const SavedCat = Type.Object({ ...CatSummary.properties, saved_at: Type.String() });
-const SavedBodega = Type.Object({ ...BodegaSummary.properties, saved_at: Type.String() });
-const ViewedItem = Type.Object({
-  type: Type.Union([Type.Literal('cat'), Type.Literal('bodega')]),
-  id: Type.Integer(),
-  name: Type.String(),
-  bodega_name: Type.Optional(Type.String()),
-  address: Type.String(),
-  description: Type.String(),
-  rating: Type.Number(),
-  review_count: Type.Integer(),
-  primary_photo: Type.Union([Type.String(), Type.Null()]),
-  primary_thumb: Type.Union([Type.String(), Type.Null()]),
-  viewed_at: Type.String(),
-});
-
 const TARGETS: { path: string; type: TargetType }[] = [
   { path: '/cats/:id/save', type: 'cat' },
   { path: '/bodegas/:id/save', type: 'bodega' },
 ];
 
-function pageOf(query: PageParams) {
+type ReadList = (db: Kysely<DB>, userId: number, page: Page) => Promise<{ items: unknown[]; total: number }>;
+
+function pageOf(query: PageParams): Page {
   return { page: query.page ?? 1, perPage: query.per_page ?? 20 };
 }
 
@@ -66,62 +52,21 @@ const listRoutes: FastifyPluginAsync = async (app) => {
     }
   }
 
-  app.get<{ Querystring: PageParams }>(
-    '/users/savedcats',
-    {
-      ...signedIn,
-      schema: {
-        querystring: Query,
-        response: {
-          200: Type.Object({ saved_cats: Type.Array(SavedCat), pagination: Pagination }),
-          ...errors(400, 401),
-        },
+  /** `GET url`: one page of the signed-in reader's list, under `key` beside its pagination. */
+  function listPage(url: string, key: string, response: TSchema, read: ReadList): void {
+    app.get<{ Querystring: PageParams }>(
+      url,
+      { ...signedIn, schema: { querystring: Query, response: { 200: response, ...errors(400, 401) } } },
+      async (request) => {
+        const page = pageOf(request.query);
+        const { items, total } = await read(db, signedInUser(request).id, page);
+        return { [key]: items, pagination: pagination(total, page.page, page.perPage) };
       },
-    },
-    async (request) => {
-      const page = pageOf(request.query);
-      const { items, total } = await listSavedCats(db, signedInUser(request).id, page);
-      return { saved_cats: items, pagination: pagination(total, page.page, page.perPage) };
-    },
-  );
-
-  app.get<{ Querystring: PageParams }>(
-    '/users/savedbodegas',
-    {
-      ...signedIn,
-      schema: {
-        querystring: Query,
-        response: {
-          200: Type.Object({ saved_bodegas: Type.Array(SavedBodega), pagination: Pagination }),
-          ...errors(400, 401),
-        },
-      },
-    },
-    async (request) => {
-      const page = pageOf(request.query);
-      const { items, total } = await listSavedBodegas(db, signedInUser(request).id, page);
-      return { saved_bodegas: items, pagination: pagination(total, page.page, page.perPage) };
-    },
-  );
-
-  app.get<{ Querystring: PageParams }>(
-    '/users/recently-viewed',
-    {
-      ...signedIn,
-      schema: {
-        querystring: Query,
-        response: {
-          200: Type.Object({ recently_viewed: Type.Array(ViewedItem), pagination: Pagination }),
-          ...errors(400, 401),
-        },
-      },
-    },
-    async (request) => {
-      const page = pageOf(request.query);
-      const { items, total } = await listRecentlyViewed(db, signedInUser(request).id, page);
-      return { recently_viewed: items, pagination: pagination(total, page.page, page.perPage) };
-    },
-  );
+    );
+  }
+  listPage('/users/savedcats', 'saved_cats', SavedCatsPage, listSavedCats);
+  listPage('/users/savedbodegas', 'saved_bodegas', SavedBodegasPage, listSavedBodegas);
+  listPage('/users/recently-viewed', 'recently_viewed', RecentlyViewedPage, listRecentlyViewed);
 
   app.delete(
     '/users/clear-recently-viewed',

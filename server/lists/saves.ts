@@ -7,13 +7,8 @@ import type { EventStore } from '../events/store.ts';
 import { holdTarget } from '../events/targets.ts';
 import { streamIds, type EventMetadata } from '../events/types.ts';
 import { decideSave } from './saved-item.ts';
-import {
-  selectBodegaSummaries,
-  selectCatSummaries,
-  toBodegaSummary,
-  toCatSummary,
-  toIso,
-} from '../catalogue/read.ts';
+import { toBodegaSummary, toCatSummary, toIso } from '../catalogue/read.ts';
+import { listedBodegas, listedCats } from './listed.ts';
 
 export type SaveCommand = {
   userId: number;
@@ -77,15 +72,9 @@ export async function listSavedCats(
   userId: number,
   { page, perPage }: Page,
 ): Promise<{ items: Saved<CatSummary>[]; total: number }> {
-  const rows = await selectCatSummaries(db)
-    .innerJoin('saves', (join) =>
-      join
-        .onRef('saves.target_id', '=', 'cats.id')
-        .on('saves.target_type', '=', 'cat')
-        .on('saves.user_id', '=', userId),
-    )
-    .select('saves.saved_at')
-    .orderBy('saves.saved_at', 'desc')
+  const rows = await listedCats(db, 'saves', userId)
+    .select('entry.saved_at')
+    .orderBy('entry.saved_at', 'desc')
     .orderBy('cats.id', 'desc')
     .limit(perPage)
     .offset((page - 1) * perPage)
@@ -101,15 +90,9 @@ export async function listSavedBodegas(
   userId: number,
   { page, perPage }: Page,
 ): Promise<{ items: Saved<BodegaSummary>[]; total: number }> {
-  const rows = await selectBodegaSummaries(db)
-    .innerJoin('saves', (join) =>
-      join
-        .onRef('saves.target_id', '=', 'bodegas.id')
-        .on('saves.target_type', '=', 'bodega')
-        .on('saves.user_id', '=', userId),
-    )
-    .select('saves.saved_at')
-    .orderBy('saves.saved_at', 'desc')
+  const rows = await listedBodegas(db, 'saves', userId)
+    .select('entry.saved_at')
+    .orderBy('entry.saved_at', 'desc')
     .orderBy('bodegas.id', 'desc')
     .limit(perPage)
     .offset((page - 1) * perPage)
