@@ -1,4 +1,5 @@
-import { useId, useState } from 'react';
+import { useState } from 'react';
+import { Field } from './Field.tsx';
 
 type PasswordFieldProps = {
   label: string;
@@ -18,35 +19,33 @@ export function PasswordField({
   autoComplete,
   placeholder,
 }: PasswordFieldProps) {
-  const id = useId();
   const [visible, setVisible] = useState(false);
   return (
-    <div className="field">
-      <label className="field__label" htmlFor={id}>
-        {label}
-      </label>
-      <div className="input-with-action">
-        <input
-          id={id}
-          name={name}
-          className="input"
-          type={visible ? 'text' : 'password'}
-          value={value}
-          onChange={(e) => onChange(e.target.value)}
-          autoComplete={autoComplete}
-          placeholder={placeholder}
-          required
-        />
-        <button
-          type="button"
-          className="input-with-action__button"
-          aria-label={visible ? `Hide ${label.toLowerCase()}` : `Show ${label.toLowerCase()}`}
-          aria-pressed={visible}
-          onClick={() => setVisible((v) => !v)}
-        >
-          {visible ? 'Hide' : 'Show'}
-        </button>
-      </div>
-    </div>
+    <Field label={label}>
+      {(id) => (
+        <div className="input-with-action">
+          <input
+            id={id}
+            name={name}
+            className="input"
+            type={visible ? 'text' : 'password'}
+            value={value}
+            onChange={(e) => onChange(e.target.value)}
+            autoComplete={autoComplete}
+            placeholder={placeholder}
+            required
+          />
+          <button
+            type="button"
+            className="input-with-action__button"
+            aria-label={visible ? `Hide ${label.toLowerCase()}` : `Show ${label.toLowerCase()}`}
+            aria-pressed={visible}
+            onClick={() => setVisible((v) => !v)}
+          >
+            {visible ? 'Hide' : 'Show'}
+          </button>
+        </div>
+      )}
+    </Field>
   );
 }

@@ -1,4 +1,5 @@
-import { useId, type SelectHTMLAttributes } from 'react';
+import type { SelectHTMLAttributes } from 'react';
+import { Field } from './Field.tsx';
 
 type SelectFieldProps = Omit<SelectHTMLAttributes<HTMLSelectElement>, 'onChange' | 'id'> & {
   label: string;
@@ -9,19 +10,17 @@ type SelectFieldProps = Omit<SelectHTMLAttributes<HTMLSelectElement>, 'onChange'
 
 /** A labelled drop-down. */
 export function SelectField({ label, value, onChange, options, ...rest }: SelectFieldProps) {
-  const id = useId();
   return (
-    <div className="field">
-      <label className="field__label" htmlFor={id}>
-        {label}
-      </label>
-      <select id={id} className="select" value={value} onChange={(e) => onChange(e.target.value)} {...rest}>
-        {options.map((option) => (
-          <option key={option.value} value={option.value}>
-            {option.label}
-          </option>
-        ))}
-      </select>
-    </div>
+    <Field label={label}>
+      {(id) => (
+        <select id={id} className="select" value={value} onChange={(e) => onChange(e.target.value)} {...rest}>
+          {options.map((option) => (
+            <option key={option.value} value={option.value}>
+              {option.label}
+            </option>
+          ))}
+        </select>
+      )}
+    </Field>
   );
 }

@@ -1,4 +1,5 @@
-import { useId, type TextareaHTMLAttributes } from 'react';
+import type { TextareaHTMLAttributes } from 'react';
+import { Field } from './Field.tsx';
 
 type TextAreaFieldProps = Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, 'onChange' | 'id'> & {
   label: string;
@@ -8,20 +9,18 @@ type TextAreaFieldProps = Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, 'onC
 
 /** A labelled multi-line text input. */
 export function TextAreaField({ label, value, onChange, rows = 4, ...rest }: TextAreaFieldProps) {
-  const id = useId();
   return (
-    <div className="field">
-      <label className="field__label" htmlFor={id}>
-        {label}
-      </label>
-      <textarea
-        id={id}
-        className="textarea"
-        rows={rows}
-        value={value}
-        onChange={(e) => onChange(e.target.value)}
-        {...rest}
-      />
-    </div>
+    <Field label={label}>
+      {(id) => (
+        <textarea
+          id={id}
+          className="textarea"
+          rows={rows}
+          value={value}
+          onChange={(e) => onChange(e.target.value)}
+          {...rest}
+        />
+      )}
+    </Field>
   );
 }

@@ -1,4 +1,5 @@
-import { useId, type InputHTMLAttributes } from 'react';
+import type { InputHTMLAttributes } from 'react';
+import { Field } from './Field.tsx';
 
 type TextFieldProps = Omit<InputHTMLAttributes<HTMLInputElement>, 'onChange' | 'id'> & {
   label: string;
@@ -8,19 +9,17 @@ type TextFieldProps = Omit<InputHTMLAttributes<HTMLInputElement>, 'onChange' | '
 
 /** A labelled text input. */
 export function TextField({ label, value, onChange, className, ...rest }: TextFieldProps) {
-  const id = useId();
   return (
-    <div className="field">
-      <label className="field__label" htmlFor={id}>
-        {label}
-      </label>
-      <input
-        id={id}
-        className={className ? `input ${className}` : 'input'}
-        value={value}
-        onChange={(e) => onChange(e.target.value)}
-        {...rest}
-      />
-    </div>
+    <Field label={label}>
+      {(id) => (
+        <input
+          id={id}
+          className={className ? `input ${className}` : 'input'}
+          value={value}
+          onChange={(e) => onChange(e.target.value)}
+          {...rest}
+        />
+      )}
+    </Field>
   );
 }

@@ -1,7 +1,7 @@
+import { SelectField } from '../../../components/SelectField.tsx';
 import type { FilterOptions } from '../api/get-filter-options.ts';
 import { friendlinessLabel, type CatFilters, type Friendliness } from '../model/filters.ts';
 import { RatingRange } from './RatingRange.tsx';
-import { SelectField } from './SelectField.tsx';
 
 const FRIENDLINESS: Friendliness[] = ['all', 'friendly', 'not_friendly'];
 
