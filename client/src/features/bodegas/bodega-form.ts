@@ -1,4 +1,5 @@
 import type { BodegaDetail } from '../../lib/catalogue.ts';
+import { trimmedText } from '../../lib/form-values.ts';
 import type { BodegaEdit } from './api/update-bodega.ts';
 
 export const DELETE_BODEGA_CONFIRMATION =
@@ -14,14 +15,8 @@ export function bodegaEditOf(bodega: BodegaDetail): BodegaEdit {
   };
 }
 
-export function trimmedBodegaEdit(edit: BodegaEdit): BodegaEdit {
-  const placed = edit.latitude !== undefined && edit.longitude !== undefined;
-  return {
-    name: edit.name.trim(),
-    address: edit.address.trim(),
-    description: edit.description.trim(),
-    phone: edit.phone.trim(),
-    hours: edit.hours.trim(),
-    ...(placed ? { latitude: edit.latitude, longitude: edit.longitude } : {}),
-  };
+/** What is sent: text trimmed, and the position only when the shop was placed on the map. */
+export function bodegaEditToSend(edit: BodegaEdit): BodegaEdit {
+  const { latitude, longitude, ...text } = trimmedText(edit);
+  return latitude !== undefined && longitude !== undefined ? { ...text, latitude, longitude } : text;
 }

@@ -29,17 +29,3 @@ export function catEditOf(cat: CatDetail): CatEdit {
     is_friendly: cat.is_friendly,
   };
 }
-
-/** What is sent: text trimmed, as the server stores it. */
-export function trimmedCatEdit(edit: CatEdit): CatEdit {
-  return {
-    ...edit,
-    name: edit.name.trim(),
-    description: edit.description.trim(),
-    age: edit.age.trim(),
-    breed: edit.breed.trim(),
-    personality: edit.personality.trim(),
-    color: edit.color.trim(),
-    weight: edit.weight.trim(),
-  };
-}

@@ -1,6 +1,7 @@
 // Blank upload forms and what they send (text trimmed; the bodega's cat count stays in the form).
 import type { NewBodega } from './api/create-bodega.ts';
 import type { NewCat } from './api/create-cat.ts';
+import { trimmedText } from '../../lib/form-values.ts';
 
 export const SEX_CHOICES = [
   { value: '', label: 'Select sex' },
@@ -34,18 +35,12 @@ export const BLANK_BODEGA: BodegaForm = {
   cat_count: '1',
 };
 
-function trimmed<T extends object>(values: T): T {
-  const out = { ...values } as Record<string, unknown>;
-  for (const [key, value] of Object.entries(out)) if (typeof value === 'string') out[key] = value.trim();
-  return out as T;
-}
-
 export function catToSend(form: NewCat): NewCat {
-  return trimmed(form);
+  return trimmedText(form);
 }
 
 /** Number of Cats is for the contributor's own record; the server counts the cats added. */
 export function bodegaToSend(form: BodegaForm): NewBodega {
   const { cat_count: _count, ...bodega } = form;
-  return trimmed(bodega);
+  return trimmedText(bodega);
 }

@@ -5,17 +5,19 @@ import { TextAreaField } from '../../../components/TextAreaField.tsx';
 import { TextField } from '../../../components/TextField.tsx';
 import { TEXT_LIMITS, type BodegaDetail } from '../../../lib/catalogue.ts';
 import { formatRating } from '../../../lib/format.ts';
+import { textInputs } from '../../../lib/form-values.ts';
 import { ItemEditForm } from '../../items/components/ItemEditForm.tsx';
 import { formatCoordinates } from '../../upload/location.ts';
 import { deleteBodega } from '../api/delete-bodega.ts';
 import { updateBodega, type BodegaEdit } from '../api/update-bodega.ts';
-import { bodegaEditOf, DELETE_BODEGA_CONFIRMATION, trimmedBodegaEdit } from '../bodega-form.ts';
+import { bodegaEditOf, bodegaEditToSend, DELETE_BODEGA_CONFIRMATION } from '../bodega-form.ts';
 
 type BodegaEditFormProps = { bodega: BodegaDetail; onStale(): void };
 
 export function BodegaEditForm({ bodega, onStale }: BodegaEditFormProps) {
   const [edit, setEdit] = useState<BodegaEdit>(() => bodegaEditOf(bodega));
   const update = (change: Partial<BodegaEdit>) => setEdit((e) => ({ ...e, ...change }));
+  const input = textInputs(edit, update);
   const position =
     edit.latitude !== undefined && edit.longitude !== undefined
       ? { lat: edit.latitude, lng: edit.longitude }
@@ -28,7 +30,7 @@ export function BodegaEditForm({ bodega, onStale }: BodegaEditFormProps) {
       kind="bodega"
       itemId={bodega.id}
       deleteConfirmation={DELETE_BODEGA_CONFIRMATION}
-      save={() => updateBodega(bodega.id, trimmedBodegaEdit(edit), bodega.version)}
+      save={() => updateBodega(bodega.id, bodegaEditToSend(edit), bodega.version)}
       remove={() => deleteBodega(bodega.id, bodega.version)}
       onStale={onStale}
       readOnlyPart={
@@ -49,19 +51,12 @@ export function BodegaEditForm({ bodega, onStale }: BodegaEditFormProps) {
       }
     >
       <div className="item-form__grid--full">
-        <TextField
-          label="Bodega Name"
-          value={edit.name}
-          onChange={(name) => update({ name })}
-          required
-          maxLength={TEXT_LIMITS.name}
-        />
+        <TextField label="Bodega Name" {...input('name')} required maxLength={TEXT_LIMITS.name} />
       </div>
       <div className="item-form__grid--full">
         <TextField
           label="Address"
-          value={edit.address}
-          onChange={(address) => update({ address })}
+          {...input('address')}
           required
           maxLength={TEXT_LIMITS.address}
           autoComplete="street-address"
@@ -74,27 +69,16 @@ export function BodegaEditForm({ bodega, onStale }: BodegaEditFormProps) {
         <MapPlacement value={position} onPick={({ lat, lng }) => update({ latitude: lat, longitude: lng })} />
       </div>
       <div className="item-form__grid--full">
-        <TextAreaField
-          label="Description"
-          value={edit.description}
-          onChange={(description) => update({ description })}
-          maxLength={TEXT_LIMITS.description}
-        />
+        <TextAreaField label="Description" {...input('description')} maxLength={TEXT_LIMITS.description} />
       </div>
       <TextField
         label="Phone"
         type="tel"
-        value={edit.phone}
-        onChange={(phone) => update({ phone })}
+        {...input('phone')}
         maxLength={TEXT_LIMITS.phone}
         autoComplete="tel"
       />
-      <TextField
-        label="Hours"
-        value={edit.hours}
-        onChange={(hours) => update({ hours })}
-        maxLength={TEXT_LIMITS.hours}
-      />
+      <TextField label="Hours" {...input('hours')} maxLength={TEXT_LIMITS.hours} />
     </ItemEditForm>
   );
 }

@@ -3,24 +3,26 @@ import { useState } from 'react';
 import { Icon } from '../../../components/Icon.tsx';
 import { TextField } from '../../../components/TextField.tsx';
 import { TEXT_LIMITS, type BodegaSummary, type CatDetail } from '../../../lib/catalogue.ts';
+import { textInputs, trimmedText } from '../../../lib/form-values.ts';
 import { CatTraitFields } from '../../items/components/CatTraitFields.tsx';
 import { ItemEditForm } from '../../items/components/ItemEditForm.tsx';
 import { deleteCat } from '../api/delete-cat.ts';
 import { updateCat, type CatEdit } from '../api/update-cat.ts';
-import { catEditOf, DELETE_CAT_CONFIRMATION, SEX_OPTIONS, trimmedCatEdit } from '../cat-form.ts';
+import { catEditOf, DELETE_CAT_CONFIRMATION, SEX_OPTIONS } from '../cat-form.ts';
 
 type CatEditFormProps = { cat: CatDetail; bodega: BodegaSummary; onStale(): void };
 
 export function CatEditForm({ cat, bodega, onStale }: CatEditFormProps) {
   const [edit, setEdit] = useState<CatEdit>(() => catEditOf(cat));
   const update = (change: Partial<CatEdit>) => setEdit((e) => ({ ...e, ...change }));
+  const input = textInputs(edit, update);
 
   return (
     <ItemEditForm
       kind="cat"
       itemId={cat.id}
       deleteConfirmation={DELETE_CAT_CONFIRMATION}
-      save={() => updateCat(cat.id, trimmedCatEdit(edit), cat.version)}
+      save={() => updateCat(cat.id, trimmedText(edit), cat.version)}
       remove={() => deleteCat(cat.id, cat.version)}
       onStale={onStale}
       readOnlyPart={
@@ -36,13 +38,7 @@ export function CatEditForm({ cat, bodega, onStale }: CatEditFormProps) {
       }
     >
       <div className="item-form__grid--full">
-        <TextField
-          label="Cat Name"
-          value={edit.name}
-          onChange={(name) => update({ name })}
-          required
-          maxLength={TEXT_LIMITS.name}
-        />
+        <TextField label="Cat Name" {...input('name')} required maxLength={TEXT_LIMITS.name} />
       </div>
       <CatTraitFields values={edit} update={update} sexOptions={SEX_OPTIONS} />
     </ItemEditForm>

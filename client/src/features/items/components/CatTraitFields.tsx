@@ -4,6 +4,7 @@ import { SelectField } from '../../../components/SelectField.tsx';
 import { TextAreaField } from '../../../components/TextAreaField.tsx';
 import { TextField } from '../../../components/TextField.tsx';
 import { TEXT_LIMITS, type CatSex } from '../../../lib/catalogue.ts';
+import { textInputs } from '../../../lib/form-values.ts';
 
 type TextTrait = 'description' | 'age' | 'breed' | 'color' | 'weight' | 'personality';
 export type CatTraits = Record<TextTrait, string> & { sex: CatSex; is_friendly: boolean };
@@ -25,24 +26,16 @@ export function CatTraitFields({
   placeholders,
 }: CatTraitFieldsProps) {
   const name = (key: keyof CatTraits) => (named ? key : undefined);
+  const input = textInputs(values, update, named);
   const textField = (key: Exclude<TextTrait, 'description'>, label: string) => (
-    <TextField
-      label={label}
-      name={name(key)}
-      value={values[key]}
-      onChange={(value) => update({ [key]: value })}
-      maxLength={TEXT_LIMITS[key]}
-      placeholder={placeholders?.[key]}
-    />
+    <TextField label={label} {...input(key)} maxLength={TEXT_LIMITS[key]} placeholder={placeholders?.[key]} />
   );
   return (
     <>
       <div className="item-form__grid--full">
         <TextAreaField
           label="Description"
-          name={name('description')}
-          value={values.description}
-          onChange={(description) => update({ description })}
+          {...input('description')}
           maxLength={TEXT_LIMITS.description}
           placeholder={placeholders?.description}
         />

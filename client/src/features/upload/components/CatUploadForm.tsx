@@ -1,6 +1,7 @@
 // Adds a cat (and its bodega, when the bodega is new).
 import { TextField } from '../../../components/TextField.tsx';
 import { TEXT_LIMITS, type CatDetail } from '../../../lib/catalogue.ts';
+import { textInputs } from '../../../lib/form-values.ts';
 import { CatTraitFields } from '../../items/components/CatTraitFields.tsx';
 import { createCat } from '../api/create-cat.ts';
 import { BLANK_CAT, catToSend, SEX_CHOICES } from '../forms.ts';
@@ -24,25 +25,12 @@ export function CatUploadForm({ onAdded }: { onAdded(cat: CatDetail): void }) {
     create: async (cat, position) => (await createCat(catToSend(cat), position)).cat,
     onAdded,
   });
+  const input = textInputs(form, update, true);
 
   return (
     <UploadForm kind="cat" busy={busy} onSubmit={submit}>
-      <TextField
-        label="Cat Name"
-        name="name"
-        value={form.name}
-        onChange={(name) => update({ name })}
-        required
-        maxLength={TEXT_LIMITS.name}
-      />
-      <TextField
-        label="Bodega Name"
-        name="bodega_name"
-        value={form.bodega_name}
-        onChange={(bodega_name) => update({ bodega_name })}
-        required
-        maxLength={TEXT_LIMITS.name}
-      />
+      <TextField label="Cat Name" {...input('name')} required maxLength={TEXT_LIMITS.name} />
+      <TextField label="Bodega Name" {...input('bodega_name')} required maxLength={TEXT_LIMITS.name} />
       <div className="item-form__grid--full">
         <AddressField
           value={form.address}
