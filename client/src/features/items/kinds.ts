@@ -2,7 +2,13 @@
 import type { IconName } from '../../components/Icon.tsx';
 import type { TargetType } from '../../lib/catalogue.ts';
 
-type ItemWords = { noun: string; title: string; plural: 'cats' | 'bodegas'; icon: IconName };
+type ItemWords = {
+  noun: string;
+  title: string;
+  plural: 'cats' | 'bodegas';
+  /** Its icon, which a missing photo of it shows too. */
+  icon: Extract<IconName, 'cat' | 'store'>;
+};
 
 export const ITEM_WORDS: Record<TargetType, ItemWords> = {
   cat: { noun: 'cat', title: 'Cat', plural: 'cats', icon: 'cat' },
