@@ -3,10 +3,12 @@
 import { lazy, type ComponentType } from 'react';
 import { createHashRouter, type RouteObject } from 'react-router-dom';
 import { RequireAuth } from '../components/RequireAuth.tsx';
+import { PageNotFound } from '../components/PageMessage.tsx';
 import { RouteError } from '../components/RouteError.tsx';
 import { AppLayout } from './layout/AppLayout.tsx';
 // The landing page and the search heading ship with the shell: they are tiny, and loading them
-// lazily would add a round trip before the first meaningful paint.
+// lazily would add a round trip before the first meaningful paint. So does the page-not-found
+// message, which RouteError's 404 shows too.
 import HomePage from '../features/home/routes/HomePage.tsx';
 import { SearchRoute } from '../features/search/routes/SearchRoute.tsx';
 
@@ -68,7 +70,7 @@ export const routes: RouteObject[] = [
       { path: 'upload', lazy: guarded(() => import('../features/upload/routes/UploadPage.tsx')) },
       { path: 'settings', lazy: guarded(() => import('../features/auth/routes/SettingsPage.tsx')) },
       { path: 'moderation', lazy: guarded(() => import('../features/moderation/routes/ModerationPage.tsx')) },
-      { path: '*', lazy: page(() => import('./routes/NotFoundPage.tsx')) },
+      { path: '*', Component: PageNotFound },
     ],
   },
 ];

@@ -32,3 +32,15 @@ export function PageMessage({ title, message, icon, action, children, tone = 'ne
     </section>
   );
 }
+
+/** The answer to an address that names no screen (the catch-all route's, and a route's 404). */
+export function PageNotFound() {
+  return (
+    <PageMessage
+      icon="cat"
+      title="Page Not Found"
+      message="There is nothing at this address."
+      action={{ to: '/', label: 'Back to Home' }}
+    />
+  );
+}

@@ -1,18 +1,11 @@
 import { isRouteErrorResponse, useRouteError } from 'react-router-dom';
-import { PageMessage } from './PageMessage.tsx';
+import { PageMessage, PageNotFound } from './PageMessage.tsx';
 
 /** Shown when a route fails to render or its code fails to download (e.g. after a deploy). */
 export function RouteError() {
   const error = useRouteError();
   if (isRouteErrorResponse(error) && error.status === 404) {
-    return (
-      <PageMessage
-        icon="cat"
-        title="Page Not Found"
-        message="There is nothing at this address."
-        action={{ to: '/', label: 'Back to Home' }}
-      />
-    );
+    return <PageNotFound />;
   }
   return (
     <PageMessage

@@ -2,11 +2,10 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import toast from 'react-hot-toast/headless';
-import { PageMessage } from '../../../components/PageMessage.tsx';
+import { SignedInOnly } from '../../../components/SignedInOnly.tsx';
 import { Spinner } from '../../../components/Spinner.tsx';
 import { useDocumentTitle } from '../../../hooks/use-document-title.ts';
 import { errorMessage } from '../../../lib/api.ts';
-import { useSession } from '../../auth/stores/session.ts';
 import { clearRecentlyViewed } from '../api/clear-recently-viewed.ts';
 import { recentlyViewedQuery } from '../api/get-recently-viewed.ts';
 import { ViewedItemCard } from '../components/ViewedItemCard.tsx';
@@ -16,20 +15,15 @@ import '../recently-viewed.css';
 
 export default function RecentlyViewedPage() {
   useDocumentTitle('Recently Viewed');
-  const user = useSession((s) => s.user);
-  if (!user) {
-    return (
-      <div className="page">
-        <PageMessage
-          icon="clock"
-          title="Recently Viewed"
-          message="Please log in to view your recently viewed cats and bodegas."
-          action={{ to: '/login', label: 'Login' }}
-        />
-      </div>
-    );
-  }
-  return <History />;
+  return (
+    <SignedInOnly
+      icon="clock"
+      title="Recently Viewed"
+      message="Please log in to view your recently viewed cats and bodegas."
+    >
+      <History />
+    </SignedInOnly>
+  );
 }
 
 function History() {

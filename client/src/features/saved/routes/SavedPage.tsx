@@ -1,12 +1,11 @@
 // /saved — the cats and bodegas the signed-in user saved, in two tabs.
 import { useEffect, useState, type ReactNode } from 'react';
 import toast from 'react-hot-toast/headless';
-import { PageMessage } from '../../../components/PageMessage.tsx';
+import { SignedInOnly } from '../../../components/SignedInOnly.tsx';
 import { Spinner } from '../../../components/Spinner.tsx';
 import { Tabs } from '../../../components/Tabs.tsx';
 import { useDocumentTitle } from '../../../hooks/use-document-title.ts';
 import { errorMessage } from '../../../lib/api.ts';
-import { useSession } from '../../auth/stores/session.ts';
 import { savedBodegasQuery } from '../api/get-saved-bodegas.ts';
 import { savedCatsQuery } from '../api/get-saved-cats.ts';
 import { SavedBodegaCard, SavedCatCard } from '../components/SavedCards.tsx';
@@ -16,20 +15,15 @@ import '../saved.css';
 
 export default function SavedPage() {
   useDocumentTitle('Your Saved Items');
-  const user = useSession((s) => s.user);
-  if (!user) {
-    return (
-      <div className="page">
-        <PageMessage
-          icon="heart"
-          title="Your Saved Items"
-          message="Please log in to view your saved cats and bodegas."
-          action={{ to: '/login', label: 'Login' }}
-        />
-      </div>
-    );
-  }
-  return <SavedLists />;
+  return (
+    <SignedInOnly
+      icon="heart"
+      title="Your Saved Items"
+      message="Please log in to view your saved cats and bodegas."
+    >
+      <SavedLists />
+    </SignedInOnly>
+  );
 }
 
 function SavedLists() {

@@ -1,10 +1,9 @@
 // /upload — add a cat or a bodega to the directory.
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
+import { SignedInOnly } from '../../../components/SignedInOnly.tsx';
 import { Tabs } from '../../../components/Tabs.tsx';
 import { useDocumentTitle } from '../../../hooks/use-document-title.ts';
-import { useSession } from '../../auth/stores/session.ts';
-import { PageMessage } from '../../../components/PageMessage.tsx';
 import { BodegaUploadForm } from '../components/BodegaUploadForm.tsx';
 import { CatUploadForm } from '../components/CatUploadForm.tsx';
 import '../../../components/edit-form.css';
@@ -15,22 +14,16 @@ type Added = { kind: UploadKind; id: number; name: string };
 
 export default function UploadPage() {
   useDocumentTitle('Upload');
-  const user = useSession((s) => s.user);
+  return (
+    <SignedInOnly icon="upload" title="Upload" message="Please log in to add cats and bodegas.">
+      <UploadForms />
+    </SignedInOnly>
+  );
+}
+
+function UploadForms() {
   const [tab, setTab] = useState<UploadKind>('cat');
   const [added, setAdded] = useState<Added | null>(null);
-
-  if (!user) {
-    return (
-      <div className="page">
-        <PageMessage
-          icon="upload"
-          title="Upload"
-          message="Please log in to add cats and bodegas."
-          action={{ to: '/login', label: 'Login' }}
-        />
-      </div>
-    );
-  }
 
   return (
     <div className="page upload">
