@@ -8,7 +8,7 @@ export function HeartButton({ saved, busy = false, onToggle, saveLabel }: HeartB
   return (
     <button
       type="button"
-      className={saved ? 'heart-button heart-button--saved' : 'heart-button'}
+      className={saved ? 'icon-button heart-button heart-button--saved' : 'icon-button heart-button'}
       onClick={onToggle}
       disabled={busy}
       aria-pressed={saved}

@@ -12,7 +12,7 @@ export function BodegaCats({ cats }: { cats: readonly CatSummary[] }) {
         Cats ({cats.length})
       </h2>
       {cats.length === 0 ? (
-        <p className="bodega-cats__empty">No cats listed yet.</p>
+        <p className="empty-note">No cats listed yet.</p>
       ) : (
         <ul className="bodega-cats">
           {cats.map((cat) => (
@@ -22,7 +22,7 @@ export function BodegaCats({ cats }: { cats: readonly CatSummary[] }) {
                 <div className="bodega-cat__body">
                   <h3 className="bodega-cat__name">{cat.name}</h3>
                   <p className="bodega-cat__facts">{[cat.breed, cat.age].filter(Boolean).join(' · ')}</p>
-                  {cat.description && <p className="bodega-cat__description">{cat.description}</p>}
+                  {cat.description && <p className="bodega-cat__description two-lines">{cat.description}</p>}
                   <div className="bodega-cat__rating">
                     <Stars rating={cat.rating} />
                     <span>{formatReviewCount(cat.review_count)}</span>

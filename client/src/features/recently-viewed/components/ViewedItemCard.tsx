@@ -31,7 +31,7 @@ export function ViewedItemCard({ item, now }: { item: ViewedItem; now: number })
       <p className="item-card__line">
         <Icon name="pin" size={14} /> {item.address}
       </p>
-      {item.description && <p className="item-card__description">{item.description}</p>}
+      {item.description && <p className="item-card__description two-lines">{item.description}</p>}
       <div className="item-card__rating">
         <Stars rating={item.rating} />
         <span>{formatRating(item.rating)}</span>

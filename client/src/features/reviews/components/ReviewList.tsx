@@ -12,7 +12,7 @@ type ReviewListProps = {
 };
 
 export function ReviewList({ reviews, action }: ReviewListProps) {
-  if (reviews.length === 0) return <p className="review-list__empty">{NO_REVIEWS}</p>;
+  if (reviews.length === 0) return <p className="empty-note">{NO_REVIEWS}</p>;
   return (
     <ul className="review-list">
       {reviews.map((review) => (

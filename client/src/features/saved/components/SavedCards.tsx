@@ -49,7 +49,7 @@ export function SavedCatCard({ item: cat, busy, onRemove }: CardProps<SavedCat>)
       <p className="item-card__line">
         <Icon name="pin" size={14} /> {cat.address}
       </p>
-      {cat.description && <p className="item-card__description">{cat.description}</p>}
+      {cat.description && <p className="item-card__description two-lines">{cat.description}</p>}
       <Rating rating={cat.rating} reviews={cat.review_count} />
     </ItemCard>
   );
@@ -68,7 +68,7 @@ export function SavedBodegaCard({ item: bodega, busy, onRemove }: CardProps<Save
       <p className="item-card__line">
         <Icon name="pin" size={14} /> {bodega.address}
       </p>
-      {bodega.description && <p className="item-card__description">{bodega.description}</p>}
+      {bodega.description && <p className="item-card__description two-lines">{bodega.description}</p>}
       <p className="item-card__line">
         <Icon name="cat" size={14} /> {bodega.cat_count} {bodega.cat_count === 1 ? 'cat' : 'cats'}
       </p>

@@ -37,7 +37,7 @@ export function BodegaCard({ bodega, highlighted, onHighlight }: CardProps) {
         <p className="result-card__line result-card__muted">
           <Icon name="pin" size={14} /> {bodega.address}
         </p>
-        {bodega.description && <p className="result-card__description">{bodega.description}</p>}
+        {bodega.description && <p className="result-card__description two-lines">{bodega.description}</p>}
         <ul className="result-card__facts">
           <li>
             <Icon name="cat" size={14} /> {bodega.cat_count} {bodega.cat_count === 1 ? 'cat' : 'cats'}

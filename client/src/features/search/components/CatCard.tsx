@@ -34,7 +34,7 @@ export function CatCard({ cat, highlighted, onHighlight }: CardProps) {
         <p className="result-card__line result-card__muted">
           <Icon name="pin" size={14} /> {cat.address}
         </p>
-        {cat.description && <p className="result-card__description">{cat.description}</p>}
+        {cat.description && <p className="result-card__description two-lines">{cat.description}</p>}
         {facts.length > 0 && (
           <ul className="result-card__facts">
             {cat.breed && <li>{cat.breed}</li>}
