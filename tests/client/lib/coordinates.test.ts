@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { positionFields } from '../../../client/src/lib/coordinates.ts';
-import { formatCoordinates } from '../../../client/src/features/upload/location.ts';
+import { formatCoordinates, positionFields } from '../../../client/src/lib/coordinates.ts';
 
 describe('coordinates', () => {
   it('sends a position to the API as latitude and longitude, and nothing without one', () => {

@@ -50,7 +50,3 @@ export async function serverAddress(
     return { problem: LOCATION_MESSAGES.addressError };
   }
 }
-
-export function formatCoordinates({ lat, lng }: Coordinates): string {
-  return `${lat.toFixed(5)}, ${lng.toFixed(5)}`;
-}

@@ -3,7 +3,7 @@ import { Icon } from '../../../components/Icon.tsx';
 import { MapPlacement } from '../../../components/MapPlacement.tsx';
 import { TEXT_LIMITS } from '../../../lib/catalogue.ts';
 import type { AddressLocation } from '../hooks/use-address-location.ts';
-import { formatCoordinates } from '../location.ts';
+import { formatCoordinates } from '../../../lib/coordinates.ts';
 
 type AddressFieldProps = {
   value: string;
