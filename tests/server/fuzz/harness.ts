@@ -7,6 +7,7 @@ import path from 'node:path';
 import fc from 'fast-check';
 import type { InjectOptions } from 'fastify';
 import { sql } from 'kysely';
+import { afterAll, beforeAll } from 'vitest';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
 import { changedTables, fingerprint } from '../../helpers/fingerprint.ts';
 import { storageMode } from '../../helpers/storage.ts';
@@ -58,7 +59,7 @@ export type FuzzApp = TestApp & {
 const FORGED_TOKEN =
   'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxIiwidXNlcm5hbWUiOiJtYWxsb3J5In0.c2lnbmVkLXdpdGgtdGhlLXdyb25nLWtleQ';
 
-export async function createFuzzApp(): Promise<FuzzApp> {
+async function createFuzzApp(): Promise<FuzzApp> {
   const uploadDir = await fs.mkdtemp(path.join(os.tmpdir(), 'bodega-fuzz-'));
   // No worker: nothing may change the database behind the requests' back.
   const t = await createTestApp({ worker: false, config: { uploadDir } });
@@ -105,6 +106,31 @@ export async function createFuzzApp(): Promise<FuzzApp> {
     },
   };
   return fuzz;
+}
+
+export type FuzzSuite = { readonly app: FuzzApp };
+
+/**
+ * One fuzz app for the calling test file: created before its first test and closed after its last.
+ * With `counted`, the file's figures are printed then, and it fails under its minimum (see report).
+ */
+export function fuzzSuite(counted?: { file: string; minimum: number }): FuzzSuite {
+  let app: FuzzApp | undefined;
+  const startedAt = Date.now();
+  beforeAll(async () => {
+    app = await createFuzzApp();
+  });
+  afterAll(async () => {
+    if (!app) return;
+    await app.close();
+    if (counted) report(app, counted.file, startedAt, counted.minimum);
+  });
+  return {
+    get app() {
+      if (!app) throw new Error('the fuzz suite has not started yet');
+      return app;
+    },
+  };
 }
 
 function describeRequest(req: FuzzRequest): string {
@@ -241,7 +267,7 @@ export async function check<T>(
  * Prints how many requests a file sent, how long it took and what came back (CI logs keep the
  * figures), and fails the file if it sent fewer than its share of the suite's 10,000.
  */
-export function report(f: FuzzApp, file: string, startedAt: number, minimum: number): void {
+function report(f: FuzzApp, file: string, startedAt: number, minimum: number): void {
   const seconds = ((Date.now() - startedAt) / 1000).toFixed(1);
   const statuses = Object.entries(f.statuses)
     .map(([status, n]) => `${status}×${n}`)

@@ -1,40 +1,22 @@
 // Generated headers against every endpoint: garbage Authorization, wrong Content-Type, junk If-Match
 // and Idempotency-Key, lying Content-Length, odd methods and CORS preflights.
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, it } from 'vitest';
+import { describe, it } from 'vitest';
 import { authorizationValue, contentTypes, headerValue } from './arbitraries.ts';
 import { describeEndpoint, ENDPOINTS, urlOf, type Endpoint } from './endpoints.ts';
-import {
-  check,
-  createFuzzApp,
-  report,
-  runs,
-  sendBatch,
-  type Caller,
-  type FuzzApp,
-  type FuzzRequest,
-} from './harness.ts';
+import { check, fuzzSuite, runs, sendBatch, type Caller, type FuzzRequest } from './harness.ts';
 
-let f: FuzzApp;
-const startedAt = Date.now();
-
-beforeAll(async () => {
-  f = await createFuzzApp();
-});
-afterAll(async () => {
-  await f.close();
-  report(f, 'headers', startedAt, 3100);
-});
+const suite = fuzzSuite({ file: 'headers', minimum: 3100 });
 
 const HTTP_ENDPOINTS = ENDPOINTS;
 const SIGNED_IN_WRITES = HTTP_ENDPOINTS.filter((e) => e.access === 'signed-in' && e.method !== 'GET');
 const BATCH = { minLength: 1, maxLength: 10 };
 
 function baseRequest(e: Endpoint): FuzzRequest {
-  const req: FuzzRequest = { method: e.method, url: urlOf(e, f.world), headers: {} };
+  const req: FuzzRequest = { method: e.method, url: urlOf(e, suite.app.world), headers: {} };
   if (e.validBody) {
     req.headers!['content-type'] = 'application/json';
-    req.payload = JSON.stringify(e.validBody(f.world));
+    req.payload = JSON.stringify(e.validBody(suite.app.world));
   }
   return req;
 }
@@ -48,7 +30,7 @@ const badIdempotencyKey = fc.oneof(
 );
 /** Anything that is not "Bearer <a token this server signed>". */
 const notAToken = authorizationValue.filter(
-  (v) => !v.includes(f.creator.token) && !v.includes(f.other.token),
+  (v) => !v.includes(suite.app.creator.token) && !v.includes(suite.app.other.token),
 );
 
 describe('headers that must be refused', () => {
@@ -59,13 +41,13 @@ describe('headers that must be refused', () => {
         describeEndpoint(e),
         fc.array(notAToken, BATCH),
         async (values) => {
-          await f.keepWorld();
+          await suite.app.keepWorld();
           const requests = values.map((authorization) => {
             const req = baseRequest(e);
             req.headers!.authorization = authorization;
             return req;
           });
-          const answers = await sendBatch(f, requests, 'rejected');
+          const answers = await sendBatch(suite.app, requests, 'rejected');
           answers.forEach((a, i) => {
             if (a.status !== 401)
               throw new Error(
@@ -90,14 +72,14 @@ describe('headers that must be refused', () => {
         describeEndpoint(e),
         fc.array(ifMatch, BATCH),
         async (values) => {
-          await f.keepWorld();
+          await suite.app.keepWorld();
           const requests = values.map((value) => {
             const req = baseRequest(e);
-            req.headers!.authorization = `Bearer ${f.creator.token}`;
+            req.headers!.authorization = `Bearer ${suite.app.creator.token}`;
             req.headers!['if-match'] = value;
             return req;
           });
-          const answers = await sendBatch(f, requests, 'rejected');
+          const answers = await sendBatch(suite.app, requests, 'rejected');
           answers.forEach((a, i) => {
             if (a.status !== 400 && a.status !== 409)
               throw new Error(
@@ -121,14 +103,14 @@ describe('headers that must be refused', () => {
       describeEndpoint(e),
       fc.array(one, { minLength: 1, maxLength: 4 }),
       async (batch) => {
-        await f.keepWorld();
+        await suite.app.keepWorld();
         const requests = batch.map(({ key, caller }) => {
           const req = baseRequest(e);
-          req.headers!.authorization = `Bearer ${f.tokenOf(caller)}`;
+          req.headers!.authorization = `Bearer ${suite.app.tokenOf(caller)}`;
           req.headers!['idempotency-key'] = key;
           return req;
         });
-        await sendBatch(f, requests, 'rejected');
+        await sendBatch(suite.app, requests, 'rejected');
       },
       runs(4),
     );
@@ -178,17 +160,17 @@ describe('any headers at all', () => {
         describeEndpoint(e),
         fc.array(one, BATCH),
         async (batch) => {
-          await f.keepWorld();
+          await suite.app.keepWorld();
           const requests = batch.map(({ caller, junk }) => {
             const req = baseRequest(e);
-            const token = f.tokenOf(caller);
+            const token = suite.app.tokenOf(caller);
             if (token) req.headers!.authorization = `Bearer ${token}`;
             const { others, ...named } = junk;
             for (const [name, value] of others ?? []) req.headers![name] = value;
             Object.assign(req.headers!, named);
             return req;
           });
-          await sendBatch(f, requests);
+          await sendBatch(suite.app, requests);
         },
         runs(12),
       );
@@ -217,9 +199,9 @@ describe('any headers at all', () => {
           if (r.origin !== undefined) headers.origin = r.origin;
           if (r.requestMethod !== undefined) headers['access-control-request-method'] = r.requestMethod;
           if (r.requestHeaders !== undefined) headers['access-control-request-headers'] = r.requestHeaders;
-          return { method: r.method, url: urlOf(r.endpoint, f.world), headers };
+          return { method: r.method, url: urlOf(r.endpoint, suite.app.world), headers };
         });
-        await sendBatch(f, requests, 'any');
+        await sendBatch(suite.app, requests, 'any');
       },
       runs(30),
     );
@@ -238,15 +220,15 @@ describe('any headers at all', () => {
       'content-length',
       fc.array(one, BATCH),
       async (batch) => {
-        await f.keepWorld();
+        await suite.app.keepWorld();
         const requests = batch.map((r) => {
           const req = baseRequest(r.endpoint);
-          const token = f.tokenOf(r.caller);
+          const token = suite.app.tokenOf(r.caller);
           if (token) req.headers!.authorization = `Bearer ${token}`;
           req.headers!['content-length'] = r.length;
           return req;
         });
-        await sendBatch(f, requests);
+        await sendBatch(suite.app, requests);
       },
       runs(15),
     );

@@ -1,30 +1,12 @@
 // Generated JSON (and not-quite-JSON) bodies against every endpoint: never a 5xx, every error in the
 // contract's shape, and bodies the contract forbids change nothing.
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, it } from 'vitest';
+import { describe, it } from 'vitest';
 import { contentTypes, hugeString, junkValue, mutatedBody, notJson, poisonedBody } from './arbitraries.ts';
 import { describeEndpoint, ENDPOINTS, JSON_BODY_ENDPOINTS, urlOf, type Endpoint } from './endpoints.ts';
-import {
-  check,
-  createFuzzApp,
-  report,
-  runs,
-  sendBatch,
-  type Caller,
-  type FuzzApp,
-  type FuzzRequest,
-} from './harness.ts';
+import { check, fuzzSuite, runs, sendBatch, type Caller, type FuzzRequest } from './harness.ts';
 
-let f: FuzzApp;
-const startedAt = Date.now();
-
-beforeAll(async () => {
-  f = await createFuzzApp();
-});
-afterAll(async () => {
-  await f.close();
-  report(f, 'json-bodies', startedAt, 2700);
-});
+const suite = fuzzSuite({ file: 'json-bodies', minimum: 2700 });
 
 const anyCaller = fc.constantFrom<Caller>('signed out', 'creator', 'other user', 'newcomer', 'bad token');
 const signedIn = fc.constantFrom<Caller>('creator', 'other user', 'newcomer');
@@ -36,10 +18,10 @@ function requestOf(
   contentType?: string,
 ): FuzzRequest {
   const headers: Record<string, string> = {};
-  const token = f.tokenOf(caller);
+  const token = suite.app.tokenOf(caller);
   if (token) headers.authorization = `Bearer ${token}`;
   if (contentType !== undefined) headers['content-type'] = contentType;
-  return { method: e.method, url: urlOf(e, f.world), headers, payload };
+  return { method: e.method, url: urlOf(e, suite.app.world), headers, payload };
 }
 
 const BATCH = { minLength: 1, maxLength: 10 };
@@ -54,7 +36,10 @@ describe('bodies the contract forbids', () => {
   it.each(JSON_BODY_ENDPOINTS.map((e) => [describeEndpoint(e), e] as const))(
     '%s refuses valid-shaped bodies with unknown keys, whatever else they hold, and changes nothing',
     async (_name, e) => {
-      const one = fc.record({ caller: signedIn, body: mutatedBody(e.validBody!(f.world), { extra: true }) });
+      const one = fc.record({
+        caller: signedIn,
+        body: mutatedBody(e.validBody!(suite.app.world), { extra: true }),
+      });
       await check(
         describeEndpoint(e),
         fc.array(one, BATCH),
@@ -62,7 +47,7 @@ describe('bodies the contract forbids', () => {
           const requests = batch.map((r) =>
             requestOf(e, r.caller, JSON.stringify(r.body), 'application/json'),
           );
-          await sendBatch(f, requests, 'rejected');
+          await sendBatch(suite.app, requests, 'rejected');
         },
         runs(30),
       );
@@ -75,7 +60,7 @@ describe('bodies the contract forbids', () => {
       const payload = fc.oneof(
         notJson,
         fc.constant(''),
-        hugeString.map((s) => JSON.stringify({ ...e.validBody!(f.world), name: s })),
+        hugeString.map((s) => JSON.stringify({ ...e.validBody!(suite.app.world), name: s })),
         fc.uint8Array({ minLength: 1, maxLength: 300 }).map((a) => Buffer.from(a)),
       );
       const one = fc.record({
@@ -90,7 +75,7 @@ describe('bodies the contract forbids', () => {
           const requests = batch.map((r) =>
             requestOf(e, r.caller, r.payload, r.contentType ?? 'application/json'),
           );
-          await sendBatch(f, requests, 'rejected');
+          await sendBatch(suite.app, requests, 'rejected');
         },
         runs(12),
       );
@@ -102,7 +87,7 @@ describe('any body at all', () => {
   it.each(ENDPOINTS.map((e) => [describeEndpoint(e), e] as const))(
     '%s answers every generated body without a server error',
     async (_name, e) => {
-      const valid = e.validBody?.(f.world) ?? { name: 'Whiskers' };
+      const valid = e.validBody?.(suite.app.world) ?? { name: 'Whiskers' };
       const payload = fc.oneof(
         { weight: 6, arbitrary: poisonedBody(valid).map((b) => JSON.stringify(b)) },
         { weight: 3, arbitrary: mutatedBody(valid, { extra: false }).map((b) => JSON.stringify(b)) },
@@ -122,10 +107,10 @@ describe('any body at all', () => {
         describeEndpoint(e),
         fc.array(one, BATCH),
         async (batch) => {
-          await f.keepWorld();
-          await f.welcomeNewcomer();
+          await suite.app.keepWorld();
+          await suite.app.welcomeNewcomer();
           await sendBatch(
-            f,
+            suite.app,
             batch.map((r) => requestOf(e, r.caller, r.payload, r.contentType)),
           );
         },

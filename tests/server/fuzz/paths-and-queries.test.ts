@@ -2,43 +2,25 @@
 // attempts or broken escapes; every search and paging parameter with junk, repeated and unknown.
 import fc from 'fast-check';
 import WebSocket from 'ws';
-import { afterAll, beforeAll, describe, it } from 'vitest';
+import { describe, it } from 'vitest';
 import { junkId, junkQueryValue, percentEncode, withPoisonChar } from './arbitraries.ts';
 import { describeEndpoint, ID_ENDPOINTS, QUERY_ENDPOINTS, urlOf, type Endpoint } from './endpoints.ts';
-import {
-  check,
-  createFuzzApp,
-  report,
-  runs,
-  sendBatch,
-  type Caller,
-  type FuzzApp,
-  type FuzzRequest,
-} from './harness.ts';
+import { check, fuzzSuite, runs, sendBatch, type Caller, type FuzzRequest } from './harness.ts';
 
-let f: FuzzApp;
-const startedAt = Date.now();
-
-beforeAll(async () => {
-  f = await createFuzzApp();
-});
-afterAll(async () => {
-  await f.close();
-  report(f, 'paths-and-queries', startedAt, 3800);
-});
+const suite = fuzzSuite({ file: 'paths-and-queries', minimum: 3800 });
 
 const anyCaller = fc.constantFrom<Caller>('signed out', 'creator', 'other user', 'bad token');
 const BATCH = { minLength: 1, maxLength: 10 };
 
 function requestOf(e: Endpoint, caller: Caller, url: string): FuzzRequest {
   const headers: Record<string, string> = {};
-  const token = f.tokenOf(caller);
+  const token = suite.app.tokenOf(caller);
   if (token) headers.authorization = `Bearer ${token}`;
   const req: FuzzRequest = { method: e.method, url, headers };
   // A valid body, so that only the path can be what is wrong.
   if (e.validBody) {
     headers['content-type'] = 'application/json';
-    req.payload = JSON.stringify(e.validBody(f.world));
+    req.payload = JSON.stringify(e.validBody(suite.app.world));
   }
   return req;
 }
@@ -62,11 +44,11 @@ describe('path parameters', () => {
         describeEndpoint(e),
         fc.array(one, BATCH),
         async (batch) => {
-          await f.keepWorld();
+          await suite.app.keepWorld();
           const requests = batch.map((r) =>
-            requestOf(e, r.caller, urlOf(e, f.world, { id: r.id, photoId: r.photoId })),
+            requestOf(e, r.caller, urlOf(e, suite.app.world, { id: r.id, photoId: r.photoId })),
           );
-          await sendBatch(f, requests, 'rejected');
+          await sendBatch(suite.app, requests, 'rejected');
         },
         runs(15),
       );
@@ -84,9 +66,11 @@ describe('path parameters', () => {
       describeEndpoint(e),
       fc.array(one, BATCH),
       async (batch) => {
-        await f.keepWorld();
-        const requests = batch.map((r) => requestOf(e, r.caller, urlOf(e, f.world, { photoId: r.photoId })));
-        await sendBatch(f, requests, 'rejected');
+        await suite.app.keepWorld();
+        const requests = batch.map((r) =>
+          requestOf(e, r.caller, urlOf(e, suite.app.world, { photoId: r.photoId })),
+        );
+        await sendBatch(suite.app, requests, 'rejected');
       },
       runs(10),
     );
@@ -121,7 +105,7 @@ describe('path parameters', () => {
       fc.array(one, BATCH),
       async (batch) => {
         const requests = batch.map((r): FuzzRequest => {
-          const token = f.tokenOf(r.caller);
+          const token = suite.app.tokenOf(r.caller);
           return {
             method: r.method,
             url: r.path,
@@ -129,7 +113,7 @@ describe('path parameters', () => {
           };
         });
         // Some of these name real routes (a GET of a cat id, say): any answer but a 5xx will do.
-        await sendBatch(f, requests);
+        await sendBatch(suite.app, requests);
       },
       runs(60),
     );
@@ -245,10 +229,10 @@ describe('query strings', () => {
         describeEndpoint(e),
         fc.array(one, BATCH),
         async (batch) => {
-          await f.keepWorld();
+          await suite.app.keepWorld();
           await sendBatch(
-            f,
-            batch.map((r) => requestOf(e, r.caller, `${urlOf(e, f.world)}?${r.query}`)),
+            suite.app,
+            batch.map((r) => requestOf(e, r.caller, `${urlOf(e, suite.app.world)}?${r.query}`)),
           );
         },
         runs(40),
@@ -289,9 +273,9 @@ describe('query strings', () => {
               e.path === '/api/search/nearby' && !['lat', 'lng'].includes(r.param)
                 ? 'lat=40.7&lng=-73.9&'
                 : '';
-            return requestOf(e, r.caller, `${urlOf(e, f.world)}?${base}${r.param}=${r.value}`);
+            return requestOf(e, r.caller, `${urlOf(e, suite.app.world)}?${base}${r.param}=${r.value}`);
           });
-          const answers = await sendBatch(f, requests, 'rejected');
+          const answers = await sendBatch(suite.app, requests, 'rejected');
           answers.forEach((a, i) => {
             if (a.status !== 400 && a.status !== 401)
               throw new Error(`expected 400 for ${requests[i]!.url}, got ${a.status} ${a.raw}`);
@@ -333,8 +317,8 @@ let streamBase: string | null = null;
 
 /** Opens the live stream and waits for its first word: a message, a close or a refusal. */
 async function firstWordOfStream(query: string): Promise<StreamOutcome> {
-  f.sent++;
-  streamBase ??= (await f.app.listen({ port: 0, host: '127.0.0.1' })).replace(/^http/, 'ws');
+  suite.app.sent++;
+  streamBase ??= (await suite.app.app.listen({ port: 0, host: '127.0.0.1' })).replace(/^http/, 'ws');
   const socket = new WebSocket(`${streamBase}/api/stream?${query}`);
   try {
     return await new Promise<StreamOutcome>((resolve, reject) => {

@@ -3,32 +3,17 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, it } from 'vitest';
+import { beforeAll, describe, it } from 'vitest';
 import { multipartForm, type FormPart } from '../../helpers/multipart-form.ts';
 import { smallPng } from '../../helpers/world.ts';
 import { headerValue, junkString, withPoisonChar } from './arbitraries.ts';
-import {
-  check,
-  createFuzzApp,
-  report,
-  runs,
-  sendBatch,
-  type Caller,
-  type FuzzApp,
-  type FuzzRequest,
-} from './harness.ts';
+import { check, fuzzSuite, runs, sendBatch, type Caller, type FuzzRequest } from './harness.ts';
 
-let f: FuzzApp;
+const suite = fuzzSuite({ file: 'photo-uploads', minimum: 600 });
 let png: Buffer;
-const startedAt = Date.now();
 
 beforeAll(async () => {
-  f = await createFuzzApp();
   png = await smallPng();
-});
-afterAll(async () => {
-  await f.close();
-  report(f, 'photo-uploads', startedAt, 600);
 });
 
 const BATCH = { minLength: 1, maxLength: 8 };
@@ -127,7 +112,7 @@ function uploadRequest(url: string, caller: Caller, parts: FormPart[], frame: st
   if (frame === 'cut short') payload = payload.subarray(0, Math.floor(payload.length / 2));
   if (frame === 'not multipart') contentType = 'application/json';
   const headers: Record<string, string> = { 'content-type': contentType };
-  const token = f.tokenOf(caller);
+  const token = suite.app.tokenOf(caller);
   if (token) headers.authorization = `Bearer ${token}`;
   return { method: 'POST', url, headers, payload };
 }
@@ -146,8 +131,8 @@ function safeHeaders(part: FormPart): FormPart {
 }
 
 const targets = () => [
-  `/api/photos/cats/${f.world.catId}/photos`,
-  `/api/photos/bodegas/${f.world.bodegaId}/photos`,
+  `/api/photos/cats/${suite.app.world.catId}/photos`,
+  `/api/photos/bodegas/${suite.app.world.bodegaId}/photos`,
 ];
 
 async function filesUnder(dir: string): Promise<string[]> {
@@ -183,11 +168,11 @@ describe('photo uploads that must be refused', () => {
       'uploads without an image',
       fc.array(one, BATCH),
       async (batch) => {
-        await f.keepWorld();
-        const before = await filesUnder(f.uploadDir);
+        await suite.app.keepWorld();
+        const before = await filesUnder(suite.app.uploadDir);
         const requests = batch.map((r) => uploadRequest(targets()[r.target]!, r.caller, r.parts, r.frame));
-        await sendBatch(f, requests, 'rejected');
-        const after = await filesUnder(f.uploadDir);
+        await sendBatch(suite.app, requests, 'rejected');
+        const after = await filesUnder(suite.app.uploadDir);
         if (after.join('\n') !== before.join('\n'))
           throw new Error(
             `refused uploads left files behind: ${after.filter((x) => !before.includes(x)).join(', ')}`,
@@ -233,15 +218,15 @@ describe('photo uploads that must be refused', () => {
       'uploads with one thing wrong',
       fc.array(one, BATCH),
       async (batch) => {
-        await f.keepWorld();
-        const before = await filesUnder(f.uploadDir);
+        await suite.app.keepWorld();
+        const before = await filesUnder(suite.app.uploadDir);
         const requests = batch.map((r) => {
           const photo: FormPart = { name: 'photo', data: png, filename: 'cat.png', contentType: 'image/png' };
           const parts = r.first ? [r.spoiler, photo] : [photo, r.spoiler];
           return uploadRequest(targets()[r.target]!, r.caller, parts, 'intact');
         });
-        await sendBatch(f, requests, 'rejected');
-        const after = await filesUnder(f.uploadDir);
+        await sendBatch(suite.app, requests, 'rejected');
+        const after = await filesUnder(suite.app.uploadDir);
         if (after.join('\n') !== before.join('\n'))
           throw new Error(
             `refused uploads left files behind: ${after.filter((x) => !before.includes(x)).join(', ')}`,
@@ -253,7 +238,7 @@ describe('photo uploads that must be refused', () => {
 
   it('refuses a file over 5 MB with a 413 and keeps nothing', async () => {
     const big = Buffer.concat([png.subarray(0, 16), Buffer.alloc(5 * 1024 * 1024)]);
-    const before = await filesUnder(f.uploadDir);
+    const before = await filesUnder(suite.app.uploadDir);
     const requests = targets().map((url) =>
       uploadRequest(
         url,
@@ -262,9 +247,9 @@ describe('photo uploads that must be refused', () => {
         'intact',
       ),
     );
-    const answers = await sendBatch(f, requests, 'rejected');
+    const answers = await sendBatch(suite.app, requests, 'rejected');
     for (const a of answers) if (a.status !== 413) throw new Error(`expected 413, got ${a.status} ${a.raw}`);
-    const after = await filesUnder(f.uploadDir);
+    const after = await filesUnder(suite.app.uploadDir);
     if (after.join('\n') !== before.join('\n')) throw new Error('a refused upload left files behind');
   });
 });
@@ -284,12 +269,12 @@ describe('any multipart body at all', () => {
       'poisoned upload fields',
       fc.array(one, BATCH),
       async (batch) => {
-        await f.keepWorld();
+        await suite.app.keepWorld();
         const requests = batch.map((r) => {
           const photo: FormPart = { name: 'photo', data: png, filename: 'cat.png', contentType: 'image/png' };
           return uploadRequest(targets()[r.target]!, r.caller, [...r.fields, photo], 'intact');
         });
-        await sendBatch(f, requests);
+        await sendBatch(suite.app, requests);
         await expectNoStrayUploads();
       },
       runs(20),
@@ -343,7 +328,7 @@ describe('any multipart body at all', () => {
       'any upload',
       fc.array(one, BATCH),
       async (batch) => {
-        await f.keepWorld();
+        await suite.app.keepWorld();
         const requests = batch.map((r) => {
           const req = uploadRequest(
             r.url === 'world' ? targets()[r.target]! : r.url,
@@ -354,7 +339,7 @@ describe('any multipart body at all', () => {
           if (r.idempotencyKey !== undefined) req.headers!['idempotency-key'] = r.idempotencyKey;
           return req;
         });
-        await sendBatch(f, requests);
+        await sendBatch(suite.app, requests);
         await expectNoStrayUploads();
       },
       runs(60),
@@ -368,7 +353,7 @@ describe('any multipart body at all', () => {
  * gets a moment to go before it counts as left behind.
  */
 async function expectNoStrayUploads(): Promise<void> {
-  const stray = async () => (await filesUnder(f.uploadDir)).filter((p) => !p.startsWith('originals'));
+  const stray = async () => (await filesUnder(suite.app.uploadDir)).filter((p) => !p.startsWith('originals'));
   let left = await stray();
   for (let wait = 0; left.length > 0 && wait < 30; wait++) {
     await new Promise((r) => setTimeout(r, 100));
