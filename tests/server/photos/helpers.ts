@@ -7,7 +7,7 @@ import { createTestApp, type TestApp } from '../../helpers/app.ts';
 import type { Config } from '../../../server/config.ts';
 import { nextId } from '../../../server/events/store.ts';
 import { streamIds } from '../../../server/events/types.ts';
-import { multipart, type Part } from '../../fixtures/multipart.ts';
+import { multipartForm, type FormPart } from '../../helpers/multipart-form.ts';
 import type { Json } from '../../helpers/json.ts';
 
 export type PhotoTestApp = TestApp & { uploadDir: string };
@@ -90,6 +90,16 @@ export async function addCat(t: TestApp, createdBy: number | null, bodegaId?: nu
   return id;
 }
 
+/** A form field, or a file sent as photo.jpg, image/jpeg unless it says otherwise. */
+export type Part =
+  { name: string; value: string } | { name: string; file: Buffer; filename?: string; contentType?: string };
+
+function formPart(part: Part): FormPart {
+  if (!('file' in part)) return part;
+  const { name, file, filename = 'photo.jpg', contentType = 'image/jpeg' } = part;
+  return { name, data: file, filename, contentType };
+}
+
 export async function upload(
   t: TestApp,
   url: string,
@@ -97,7 +107,7 @@ export async function upload(
   token?: string,
   headers: Record<string, string> = {},
 ) {
-  const body = multipart(parts);
+  const body = multipartForm(parts.map(formPart));
   const res = await t.app.inject({
     method: 'POST',
     url,
