@@ -3,10 +3,10 @@
 import { expect } from 'vitest';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../../server/db/schema.ts';
-import { nextId } from '../../../server/events/store.ts';
 import { streamIds } from '../../../server/events/types.ts';
 import type { Services } from '../../../server/services.ts';
 import { call, type TestApp } from '../../helpers/app.ts';
+import { appendBodega, appendCat } from '../../helpers/catalogue-events.ts';
 
 export type Member = { id: number; username: string; email: string; token: string };
 
@@ -24,25 +24,12 @@ export async function signUp(t: TestApp, name = `member${++counter}`): Promise<M
 }
 
 export async function addBodega(services: Services, name = 'Corner Deli', createdBy: number | null = null) {
-  const { db } = services.database;
-  const id = await nextId(db, 'bodega_ids');
-  await services.store.append(db, streamIds.bodega(id), 0, [
-    {
-      type: 'BodegaAdded',
-      data: {
-        bodega_id: id,
-        created_by: createdBy,
-        name,
-        address: `${id} Broadway, New York, NY`,
-        latitude: 40.75,
-        longitude: -73.98,
-        description: `${name} on Broadway`,
-        phone: '',
-        hours: '24/7',
-      },
-    },
-  ]);
-  return id;
+  return appendBodega(services, {
+    name,
+    created_by: createdBy,
+    description: `${name} on Broadway`,
+    hours: '24/7',
+  });
 }
 
 export async function addCat(
@@ -51,28 +38,16 @@ export async function addCat(
   name = 'Whiskers',
   createdBy: number | null = null,
 ) {
-  const { db } = services.database;
-  const id = await nextId(db, 'cat_ids');
-  await services.store.append(db, streamIds.cat(id), 0, [
-    {
-      type: 'CatAdded',
-      data: {
-        cat_id: id,
-        bodega_id: bodegaId,
-        created_by: createdBy,
-        name,
-        description: `${name} guards the snacks`,
-        age: '3',
-        breed: 'Tabby',
-        sex: 'Female',
-        personality: 'Bossy',
-        color: 'Orange',
-        weight: '10 lb',
-        is_friendly: true,
-      },
-    },
-  ]);
-  return id;
+  return appendCat(services, bodegaId, {
+    name,
+    created_by: createdBy,
+    description: `${name} guards the snacks`,
+    age: '3',
+    sex: 'Female',
+    personality: 'Bossy',
+    color: 'Orange',
+    weight: '10 lb',
+  });
 }
 
 /** Deletes a cat the way the catalogue does: its event, then forgetting its views, in one transaction. */

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
 import type { Config } from '../../../server/config.ts';
 import { nextId } from '../../../server/events/store.ts';
-import { streamIds } from '../../../server/events/types.ts';
+import { appendBodega, appendCat } from '../../helpers/catalogue-events.ts';
 import { multipartForm, type FormPart } from '../../helpers/multipart-form.ts';
 import type { Json } from '../../helpers/json.ts';
 
@@ -43,51 +43,12 @@ export async function createUser(t: TestApp, username: string): Promise<TestUser
 }
 
 export async function addBodega(t: TestApp, createdBy: number | null, name = 'Corner Deli'): Promise<number> {
-  const { db } = t.services.database;
-  const id = await nextId(db, 'bodega_ids');
-  await t.services.store.append(db, streamIds.bodega(id), 0, [
-    {
-      type: 'BodegaAdded',
-      data: {
-        bodega_id: id,
-        created_by: createdBy,
-        name,
-        address: `${id} Broadway, New York, NY`,
-        latitude: 40.75,
-        longitude: -73.98,
-        description: '',
-        phone: '',
-        hours: '',
-      },
-    },
-  ]);
-  return id;
+  return appendBodega(t.services, { created_by: createdBy, name });
 }
 
 export async function addCat(t: TestApp, createdBy: number | null, bodegaId?: number): Promise<number> {
-  const { db } = t.services.database;
   const bodega = bodegaId ?? (await addBodega(t, createdBy));
-  const id = await nextId(db, 'cat_ids');
-  await t.services.store.append(db, streamIds.cat(id), 0, [
-    {
-      type: 'CatAdded',
-      data: {
-        cat_id: id,
-        bodega_id: bodega,
-        created_by: createdBy,
-        name: 'Whiskers',
-        description: '',
-        age: '',
-        breed: 'Tabby',
-        sex: 'Unknown',
-        personality: '',
-        color: '',
-        weight: '',
-        is_friendly: true,
-      },
-    },
-  ]);
-  return id;
+  return appendCat(t.services, bodega, { created_by: createdBy });
 }
 
 /** A form field, or a file sent as photo.jpg, image/jpeg unless it says otherwise. */

@@ -2,6 +2,7 @@
 import type { TestApp } from '../../helpers/app.ts';
 import { nextId } from '../../../server/events/store.ts';
 import { streamIds } from '../../../server/events/types.ts';
+import { appendBodega, appendCat } from '../../helpers/catalogue-events.ts';
 
 export type Person = { id: number; username: string; token: string };
 
@@ -17,49 +18,12 @@ export async function givenPerson(t: TestApp, name = 'user'): Promise<Person> {
 }
 
 export async function givenBodega(t: TestApp, name = 'Corner Deli'): Promise<number> {
-  const id = await nextId(t.services.database.db, 'bodega_ids');
-  await t.services.store.append(t.services.database.db, streamIds.bodega(id), 0, [
-    {
-      type: 'BodegaAdded',
-      data: {
-        bodega_id: id,
-        created_by: null,
-        name,
-        address: `${id} Broadway, New York, NY`,
-        latitude: 40.7,
-        longitude: -73.99,
-        description: '',
-        phone: '',
-        hours: '',
-      },
-    },
-  ]);
-  return id;
+  return appendBodega(t.services, { name, latitude: 40.7, longitude: -73.99 });
 }
 
 export async function givenCat(t: TestApp, bodegaId?: number, name = 'Whiskers'): Promise<number> {
   const bodega = bodegaId ?? (await givenBodega(t));
-  const id = await nextId(t.services.database.db, 'cat_ids');
-  await t.services.store.append(t.services.database.db, streamIds.cat(id), 0, [
-    {
-      type: 'CatAdded',
-      data: {
-        cat_id: id,
-        bodega_id: bodega,
-        created_by: null,
-        name,
-        description: '',
-        age: '',
-        breed: 'Tabby',
-        sex: 'Unknown',
-        personality: '',
-        color: '',
-        weight: '',
-        is_friendly: true,
-      },
-    },
-  ]);
-  return id;
+  return appendCat(t.services, bodega, { name });
 }
 
 export async function deleteCat(t: TestApp, catId: number): Promise<void> {
