@@ -1,9 +1,9 @@
-// What the browser tests of the two cluster maps (the street map and the Google map) share: cats
-// put on the map through the API, the counts read back from the cluster buttons and the status
+// What the browser tests of the two cluster maps (the street map and the Google map) share: the
+// city's cats put on the map through the API by its owner, the counts read back from the cluster buttons and the status
 // line, and a cat added and deleted inside the searched area changing the count live.
-import { expect } from 'vitest';
+import { beforeAll, expect } from 'vitest';
 import type { Page } from 'playwright-core';
-import { callApi, type RunningServer } from './harness.ts';
+import { callApi, registerUser, type BrowserSuite, type RunningServer, type TestUser } from './harness.ts';
 
 /** The five boroughs as a searched area: the map opens on the whole city. */
 export const CITY_AREA = '-74.26,40.49,-73.7,40.92';
@@ -52,6 +52,21 @@ export async function addCityCats(server: RunningServer, token: string, shops: S
   }
   await addCat(server, token, 'Solo', LONE);
   return shops.length * 2 + 1;
+}
+
+/** Before the file's tests, `name` signs up and adds the city's cats (addCityCats) as its owner. */
+export function cityOwnedBy(suite: BrowserSuite, name: string, shops: Shop[]): { readonly owner: TestUser } {
+  let owner: TestUser | undefined;
+  beforeAll(async () => {
+    owner = await registerUser(suite.server, name);
+    await addCityCats(suite.server, owner.token, shops);
+  });
+  return {
+    get owner() {
+      if (!owner) throw new Error("the city's owner has not signed up yet");
+      return owner;
+    },
+  };
 }
 
 export async function addCat(server: RunningServer, token: string, name: string, shop: Shop): Promise<Cat> {

@@ -4,9 +4,9 @@
 // cluster buttons as the street map, zooming into one, "Search this area", a live count, hover sync
 // both ways, a single cat's card by mouse and keyboard, and a drag offering the area again.
 import { readFileSync } from 'node:fs';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
-  addCityCats,
+  cityOwnedBy,
   CITY_AREA,
   LONE,
   spreadShops,
@@ -16,20 +16,14 @@ import {
   inView,
   waitForInView,
 } from './cluster-map.ts';
-import { browserSuite, gotoRoute, newPage, registerUser, screenshot, type TestUser } from './harness.ts';
+import { browserSuite, gotoRoute, newPage, screenshot } from './harness.ts';
 
 const STAND_IN = readFileSync(new URL('./google-maps-stand-in.js', import.meta.url), 'utf8');
 
 const suite = browserSuite({ GOOGLE_MAPS_API_KEY: 'test-key-not-real', WRITE_RATE_LIMIT: '0' });
-let owner: TestUser;
-
 const SHOPS = spreadShops(12, 5, 7);
 const CAT_COUNT = SHOPS.length * 2 + 1;
-
-beforeAll(async () => {
-  owner = await registerUser(suite.server, 'gmapper');
-  await addCityCats(suite.server, owner.token, SHOPS);
-});
+const city = cityOwnedBy(suite, 'gmapper', SHOPS);
 
 /** A page whose Google script is the stand-in; the /api/map requests it makes are collected. */
 async function openMap(route: string, viewport: 'desktop' | 'phone' = 'desktop') {
@@ -85,7 +79,7 @@ describe('the Google map', () => {
     expect(await page.getByRole('button', { name: 'Search this area' }).count()).toBe(0);
 
     // A cat added inside the view joins the count on the open page without asking again, and leaves it.
-    await expectLiveCountInArea(page, suite.server, owner.token, mapRequests);
+    await expectLiveCountInArea(page, suite.server, city.owner.token, mapRequests);
     await context.close();
   });
 

@@ -3,10 +3,10 @@
 // zooming into a cluster, "Search this area", a cat added (then deleted) through the API changing a
 // count live, hover sync, keyboard, the fallback, and placing a shop on the map in the forms.
 import { createServer, type Server } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import {
-  addCityCats,
+  cityOwnedBy,
   CITY_AREA,
   LONE,
   spreadShops,
@@ -16,16 +16,7 @@ import {
   inView,
   waitForInView,
 } from './cluster-map.ts';
-import {
-  browserSuite,
-  callApi,
-  freePort,
-  gotoRoute,
-  newPage,
-  registerUser,
-  screenshot,
-  type TestUser,
-} from './harness.ts';
+import { browserSuite, callApi, freePort, gotoRoute, newPage, screenshot } from './harness.ts';
 
 const STYLE = {
   version: 8,
@@ -46,15 +37,9 @@ const suite = browserSuite({
   MAP_STYLE_URL: `http://127.0.0.1:${stylePort}/style.json`,
   WRITE_RATE_LIMIT: '0',
 });
-let owner: TestUser;
-
 const SHOPS = spreadShops(24, 37, 11);
 const CAT_COUNT = SHOPS.length * 2 + 1;
-
-beforeAll(async () => {
-  owner = await registerUser(suite.server, 'mapper');
-  await addCityCats(suite.server, owner.token, SHOPS);
-});
+const city = cityOwnedBy(suite, 'mapper', SHOPS);
 
 const clusterButtons = (page: Page) =>
   page.getByRole('button', { name: /^\d+ cats? near here$|^Cat \d+[ab]$|^Solo$/ });
@@ -115,7 +100,7 @@ describe('the street map', () => {
 
     // A cat added inside the view: its cluster's count goes up on the open page, without asking
     // again, and down when it is deleted.
-    await expectLiveCountInArea(page, suite.server, owner.token, mapRequests);
+    await expectLiveCountInArea(page, suite.server, city.owner.token, mapRequests);
 
     await page.getByRole('button', { name: 'Remove filter In the map area' }).click();
     await page.getByRole('heading', { name: `Cats Found (${CAT_COUNT})` }).waitFor({ timeout: 15_000 });
@@ -182,7 +167,7 @@ describe('the street map', () => {
   });
 
   it('places a new shop on the map by a click, then by dragging its pin', async () => {
-    const { context, page } = await newPage(suite.browser, { token: owner.token });
+    const { context, page } = await newPage(suite.browser, { token: city.owner.token });
     await gotoRoute(page, suite.server, '/upload');
     const form = page.getByRole('form', { name: 'Upload Cat' });
     await form.getByLabel('Cat Name').fill('Pinned');
