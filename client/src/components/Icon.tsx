@@ -75,16 +75,25 @@ const paths = {
 
 export type IconName = keyof typeof paths;
 
-type IconProps = { name: IconName; size?: number; className?: string; title?: string };
+type IconFrameProps = {
+  size: number;
+  className?: string;
+  /** Filled shapes take the text's colour too (a saved heart); lines only by default. */
+  fill?: string;
+  /** Names the icon for assistive technology; without it the icon is decoration, hidden. */
+  title?: string;
+  children: ReactNode;
+};
 
-export function Icon({ name, size = 20, className, title }: IconProps) {
+/** The frame every line icon is drawn in (Icon, ToolIcon): 24 units square, stroked in the text's colour. */
+export function IconFrame({ size, className, fill = 'none', title, children }: IconFrameProps) {
   return (
     <svg
       className={className ? `icon ${className}` : 'icon'}
       width={size}
       height={size}
       viewBox="0 0 24 24"
-      fill="none"
+      fill={fill}
       stroke="currentColor"
       strokeWidth={2}
       strokeLinecap="round"
@@ -93,7 +102,17 @@ export function Icon({ name, size = 20, className, title }: IconProps) {
       aria-hidden={title ? undefined : true}
       aria-label={title}
     >
-      {paths[name]}
+      {children}
     </svg>
+  );
+}
+
+type IconProps = { name: IconName; size?: number; className?: string; title?: string };
+
+export function Icon({ name, size = 20, className, title }: IconProps) {
+  return (
+    <IconFrame size={size} className={className} title={title}>
+      {paths[name]}
+    </IconFrame>
   );
 }

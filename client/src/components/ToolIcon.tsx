@@ -1,5 +1,6 @@
 // Line icons for item actions and details (edit, delete, contact), drawn like Icon.tsx.
 import type { ReactNode } from 'react';
+import { IconFrame } from './Icon.tsx';
 
 const paths = {
   trash: (
@@ -46,19 +47,8 @@ type ToolIconProps = { name: ToolIconName; size?: number; filled?: boolean; clas
 
 export function ToolIcon({ name, size = 18, filled = false, className }: ToolIconProps) {
   return (
-    <svg
-      className={className ? `icon ${className}` : 'icon'}
-      width={size}
-      height={size}
-      viewBox="0 0 24 24"
-      fill={filled ? 'currentColor' : 'none'}
-      stroke="currentColor"
-      strokeWidth={2}
-      strokeLinecap="round"
-      strokeLinejoin="round"
-      aria-hidden="true"
-    >
+    <IconFrame size={size} className={className} fill={filled ? 'currentColor' : 'none'}>
       {paths[name]}
-    </svg>
+    </IconFrame>
   );
 }
