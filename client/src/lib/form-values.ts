@@ -7,12 +7,23 @@ type TextKey<Form> = {
 }[keyof Form] &
   string;
 
+/** The props that tie a TextField or TextAreaField to one text value of the form. */
+export type TextInputs<Form> = (key: TextKey<Form>) => {
+  name: string | undefined;
+  value: string;
+  onChange(value: string): void;
+};
+
 /**
- * The props that tie a TextField or TextAreaField to one text value of the form. With `named`,
- * each input carries its field's name too (the upload forms do, for the browser's autofill).
+ * TextInputs of the form's values. With `named`, each input carries its field's name too (the
+ * upload forms do, for the browser's autofill).
  */
-export function textInputs<Form>(values: Form, update: (change: Partial<Form>) => void, named = false) {
-  return (key: TextKey<Form>) => ({
+export function textInputs<Form>(
+  values: Form,
+  update: (change: Partial<Form>) => void,
+  named = false,
+): TextInputs<Form> {
+  return (key) => ({
     name: named ? key : undefined,
     value: values[key] as string,
     onChange: (value: string) => update({ [key]: value } as Partial<Form>),

@@ -2,7 +2,6 @@
 import { TextAreaField } from '../../../components/TextAreaField.tsx';
 import { TextField } from '../../../components/TextField.tsx';
 import { TEXT_LIMITS, type BodegaDetail } from '../../../lib/catalogue.ts';
-import { textInputs } from '../../../lib/form-values.ts';
 import { createBodega } from '../api/create-bodega.ts';
 import { BLANK_BODEGA, bodegaToSend } from '../forms.ts';
 import { useUploadForm } from '../hooks/use-upload-form.ts';
@@ -10,16 +9,16 @@ import { AddressField } from './AddressField.tsx';
 import { UploadForm } from './UploadForm.tsx';
 
 export function BodegaUploadForm({ onAdded }: { onAdded(bodega: BodegaDetail): void }) {
-  const { form, update, busy, location, submit } = useUploadForm({
+  const upload = useUploadForm({
     kind: 'bodega',
     blank: BLANK_BODEGA,
     create: async (bodega, position) => (await createBodega(bodegaToSend(bodega), position)).bodega,
     onAdded,
   });
-  const input = textInputs(form, update, true);
+  const { input } = upload;
 
   return (
-    <UploadForm kind="bodega" busy={busy} onSubmit={submit}>
+    <UploadForm upload={upload}>
       <TextField label="Bodega Name" {...input('name')} required maxLength={TEXT_LIMITS.name} />
       <TextField
         label="Phone"
@@ -29,14 +28,7 @@ export function BodegaUploadForm({ onAdded }: { onAdded(bodega: BodegaDetail): v
         autoComplete="tel"
         placeholder="(212) 555-0123"
       />
-      <div className="item-form__grid--full">
-        <AddressField
-          value={form.address}
-          onChange={(address) => update({ address })}
-          location={location}
-          disabled={busy}
-        />
-      </div>
+      <AddressField upload={upload} />
       <div className="item-form__grid--full">
         <TextAreaField
           label="Description"

@@ -1,7 +1,6 @@
 // Adds a cat (and its bodega, when the bodega is new).
 import { TextField } from '../../../components/TextField.tsx';
 import { TEXT_LIMITS, type CatDetail } from '../../../lib/catalogue.ts';
-import { textInputs } from '../../../lib/form-values.ts';
 import { CatTraitFields } from '../../items/components/CatTraitFields.tsx';
 import { createCat } from '../api/create-cat.ts';
 import { BLANK_CAT, catToSend, SEX_CHOICES } from '../forms.ts';
@@ -19,29 +18,22 @@ const PLACEHOLDERS = {
 };
 
 export function CatUploadForm({ onAdded }: { onAdded(cat: CatDetail): void }) {
-  const { form, update, busy, location, submit } = useUploadForm({
+  const upload = useUploadForm({
     kind: 'cat',
     blank: BLANK_CAT,
     create: async (cat, position) => (await createCat(catToSend(cat), position)).cat,
     onAdded,
   });
-  const input = textInputs(form, update, true);
+  const { input } = upload;
 
   return (
-    <UploadForm kind="cat" busy={busy} onSubmit={submit}>
+    <UploadForm upload={upload}>
       <TextField label="Cat Name" {...input('name')} required maxLength={TEXT_LIMITS.name} />
       <TextField label="Bodega Name" {...input('bodega_name')} required maxLength={TEXT_LIMITS.name} />
-      <div className="item-form__grid--full">
-        <AddressField
-          value={form.address}
-          onChange={(address) => update({ address })}
-          location={location}
-          disabled={busy}
-        />
-      </div>
+      <AddressField upload={upload} />
       <CatTraitFields
-        values={form}
-        update={update}
+        values={upload.form}
+        update={upload.update}
         sexOptions={SEX_CHOICES}
         named
         placeholders={PLACEHOLDERS}

@@ -1,21 +1,19 @@
 // The frame of an upload form: its fields, disabled while it is being sent, and the submit button.
-import type { FormEvent, ReactNode } from 'react';
-import type { TargetType } from '../../../lib/catalogue.ts';
+import type { ReactNode } from 'react';
 import { ITEM_WORDS } from '../../items/kinds.ts';
+import type { UploadFormState } from '../hooks/use-upload-form.ts';
 
 type UploadFormProps = {
-  kind: TargetType;
-  busy: boolean;
-  onSubmit(event: FormEvent): Promise<void>;
+  upload: Pick<UploadFormState<unknown>, 'kind' | 'busy' | 'submit'>;
   children: ReactNode;
 };
 
-export function UploadForm({ kind, busy, onSubmit, children }: UploadFormProps) {
+export function UploadForm({ upload: { kind, busy, submit }, children }: UploadFormProps) {
   const { title } = ITEM_WORDS[kind];
   return (
     <form
       className="item-form"
-      onSubmit={(e) => void onSubmit(e)}
+      onSubmit={(e) => void submit(e)}
       aria-label={`Upload ${title}`}
       aria-busy={busy}
     >

@@ -6,6 +6,7 @@ import { errorMessage } from '../../../lib/api.ts';
 import type { TargetType } from '../../../lib/catalogue.ts';
 import { ITEM_WORDS } from '../../items/kinds.ts';
 import type { Coordinates } from '../../../lib/coordinates.ts';
+import { textInputs, type TextInputs } from '../../../lib/form-values.ts';
 import { useAddressLocation, type AddressLocation } from './use-address-location.ts';
 
 type UploadFormOptions<Form, Item> = {
@@ -17,8 +18,11 @@ type UploadFormOptions<Form, Item> = {
 };
 
 export type UploadFormState<Form> = {
+  kind: TargetType;
   form: Form;
   update(change: Partial<Form>): void;
+  /** Ties a text input to its value, named for the browser's autofill. */
+  input: TextInputs<Form>;
   busy: boolean;
   location: AddressLocation;
   submit(event: FormEvent): Promise<void>;
@@ -52,5 +56,5 @@ export function useUploadForm<Form extends object, Item>({
     }
   }
 
-  return { form, update, busy, location, submit };
+  return { kind, form, update, input: textInputs(form, update, true), busy, location, submit };
 }
