@@ -47,7 +47,7 @@ describe('statements that reuse their plan', () => {
   it('keeps answering after a migration changes the columns it returns', async () => {
     await t.database.db.connection().execute(async (session) => {
       expect((await probe(1).execute(session)).rows[0]).toEqual({ id: 1, label: 'label 1' });
-      await sql`alter table plan_probe alter column label type varchar(40)`.execute(t.database.db);
+      await sql`alter table plan_probe alter column label type varchar(40)`.execute(session);
       expect((await probe(1).execute(session)).rows[0]).toEqual({ id: 1, label: 'label 1' });
       expect((await probe(2).execute(session)).rows[0]).toEqual({ id: 2, label: 'label 2' });
     });
