@@ -1,12 +1,17 @@
 // Review append end to end: POST /api/reviews at 32 connections through the real app (auth,
 // validation, decider, append, inline projections) against the same transaction's SQL run
 // directly by 32 database clients, in the same run: the transaction as it was first measured (its
-// statements one by one, NOTIFY inside it), and the statements the app sends today.
+// statements one by one, NOTIFY inside it), and the statements the app sends today. The app is
+// measured twice: alone, as the baseline's transactions are (the ratings worker starts after, and
+// must bring every cat's rating to its reviews' average), then with the worker beside it in the
+// same process, recomputing ratings while the reviews arrive, as embedded mode runs.
 import type { AddressInfo } from 'node:net';
 import pg from 'pg';
+import { sql } from 'kysely';
 import { buildApp } from '../../server/app.ts';
+import type { Services } from '../../server/services.ts';
 import { streamIds } from '../../server/events/types.ts';
-import { startWorker } from '../../workers/worker.ts';
+import { startWorker, type RunningWorker } from '../../workers/worker.ts';
 import { benchServices, createBenchDatabase, httpLoad, row, sqlLoad } from '../lib.ts';
 import type { Scenario } from '../types.ts';
 
@@ -20,7 +25,7 @@ export const scenario: Scenario = {
     const seconds = quick ? 5 : 15;
     const bench = await createBenchDatabase('reviews');
     const services = await benchServices(bench.database, { databaseUrl: bench.url });
-    const worker = await startWorker(services);
+    let worker: RunningWorker | undefined;
     const app = await buildApp(services, { serveClient: false });
     try {
       const { db } = bench.database;
@@ -102,9 +107,24 @@ export const scenario: Scenario = {
         bodies,
         headerSets,
       });
+      const caughtUp = Date.now();
+      worker = await startWorker(services);
+      await ratingsCaughtUp(services, worker);
+      const catchUpSeconds = (Date.now() - caughtUp) / 1000;
+      const withWorkerFrom = api.requests + 1000;
+      const withWorker = await httpLoad({
+        baseUrl,
+        paths: ['/api/reviews'],
+        method: 'POST',
+        connections: CONNECTIONS,
+        seconds,
+        bodies: bodies.slice(withWorkerFrom),
+        headerSets: headerSets.slice(withWorkerFrom),
+      });
+      await ratingsCaughtUp(services, worker);
 
-      // The same transaction's statements, with pairs the API run did not use.
-      const offset = api.requests + 1000;
+      // The same transaction's statements, with pairs the API runs did not use.
+      const offset = withWorkerFrom + withWorker.requests + 1000;
       const direct = await sqlLoad({
         url: bench.url,
         connections: CONNECTIONS,
@@ -253,6 +273,30 @@ export const scenario: Scenario = {
           current.rps,
           "the app's current statements as direct SQL, tx/s",
         ),
+        row(
+          'reviews',
+          'POST /api/reviews throughput (32 conn), ratings worker in the same process',
+          'req/s',
+          withWorker.rps,
+          current.rps,
+          "the app's current statements as direct SQL, tx/s",
+        ),
+        row(
+          'reviews',
+          'POST /api/reviews p95 (32 conn), ratings worker in the same process',
+          'ms',
+          withWorker.p95,
+          current.p95,
+          'current statements p95',
+        ),
+        row(
+          'reviews',
+          'ratings worker catching up after the api-alone run',
+          's',
+          Number(catchUpSeconds.toFixed(1)),
+          seconds,
+          'seconds of reviews it had to rate',
+        ),
         row('reviews', 'POST /api/reviews p95 (32 conn)', 'ms', api.p95, direct.p95, 'direct SQL p95'),
         row(
           'reviews',
@@ -267,16 +311,37 @@ export const scenario: Scenario = {
           'reviews',
           'rejected or failed requests',
           'count',
-          api.errors,
+          api.errors + withWorker.errors,
           direct.errors,
           'direct SQL errors',
         ),
       ];
     } finally {
       await app.close();
-      await worker.stop();
+      await worker?.stop();
       await services.queue.close();
       await bench.drop();
     }
   },
 };
+
+/**
+ * Waits for the worker to rate every review so far: the dispatcher has read the log, the queue is
+ * empty, and every reviewed cat's rating is its reviews' average. Throws after a bounded wait.
+ */
+async function ratingsCaughtUp(services: Services, worker: RunningWorker): Promise<void> {
+  const deadline = Date.now() + 120_000;
+  while (Date.now() < deadline) {
+    await worker.dispatcher.drain(30_000);
+    await services.queue.idle();
+    const { rows } = await sql<{ stale: string }>`
+      select count(*) as stale from (
+        select c.id from cats c join reviews r on r.target_type = 'cat' and r.target_id = c.id
+        group by c.id, c.rating, c.review_count
+        having c.review_count <> count(*) or c.rating <> round(avg(r.rating)::numeric, 2)::float8
+      ) s`.execute(services.database.db);
+    if (Number(rows[0]?.stale) === 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error('the ratings worker did not catch up within 120 s');
+}
