@@ -55,6 +55,8 @@ describe('account settings in the browser', () => {
 
     await page.getByRole('button', { name: 'Open menu' }).click();
     await nav.getByRole('button', { name: 'Logout' }).click();
+    // Logging out goes home, and arriving there closes the menu: open it once home is shown.
+    await page.getByRole('heading', { name: 'Find Bodega Cats in NYC', level: 1 }).waitFor();
     await page.getByRole('button', { name: 'Open menu' }).click();
     await nav.getByRole('link', { name: 'Login' }).click();
     await page.getByLabel('Username or Email').fill(user.username);

@@ -3,10 +3,14 @@ import { Navigate, useLocation } from 'react-router-dom';
 import { useSession } from '../features/auth/stores/session.ts';
 import { Spinner } from './Spinner.tsx';
 
-/** Guards a signed-in screen: spinner while the session loads, then /login (replacing history). */
+/**
+ * Guards a signed-in screen: spinner while the session loads, then /login (replacing history), but
+ * for someone who has just signed out here, whom the sign-out itself takes elsewhere.
+ */
 export function RequireAuth({ children }: { children: ReactNode }) {
   const user = useSession((s) => s.user);
   const loading = useSession((s) => s.loading);
+  const leaving = useSession((s) => s.leaving);
   const location = useLocation();
   if (loading) {
     return (
@@ -15,6 +19,8 @@ export function RequireAuth({ children }: { children: ReactNode }) {
       </div>
     );
   }
+  // Signed out by their own hand: the control they used is moving the page on (Logout goes home).
+  if (!user && leaving) return null;
   if (!user) return <Navigate to="/login" replace state={{ from: location.pathname }} />;
   return <>{children}</>;
 }

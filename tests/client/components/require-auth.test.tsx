@@ -1,6 +1,7 @@
 import { act, cleanup, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createMemoryRouter, RouterProvider } from 'react-router-dom';
+import { AppLayout } from '../../../client/src/app/layout/AppLayout.tsx';
 import { RequireAuth } from '../../../client/src/components/RequireAuth.tsx';
 import { useSession } from '../../../client/src/features/auth/stores/session.ts';
 
@@ -24,7 +25,36 @@ function renderAt(path: string) {
   return router;
 }
 
-beforeEach(() => useSession.setState({ user: null, token: null, loading: false, readyAt: 0 }));
+/** The app's own layout around the routes: it ends a sign-out's move at the next location. */
+function renderInLayoutAt(path: string) {
+  const router = createMemoryRouter(
+    [
+      {
+        path: '/',
+        element: <AppLayout />,
+        children: [
+          { index: true, element: <p>Home page</p> },
+          { path: 'login', element: <p>Login page</p> },
+          {
+            path: 'saved',
+            element: (
+              <RequireAuth>
+                <p>Saved page</p>
+              </RequireAuth>
+            ),
+          },
+        ],
+      },
+    ],
+    { initialEntries: [path] },
+  );
+  render(<RouterProvider router={router} />);
+  return router;
+}
+
+beforeEach(() =>
+  useSession.setState({ user: null, token: null, loading: false, leaving: false, readyAt: 0 }),
+);
 afterEach(cleanup);
 
 describe('the route guard', () => {
@@ -53,5 +83,29 @@ describe('the route guard', () => {
     const router = renderAt('/saved');
     act(() => useSession.setState({ loading: false }));
     expect(router.state.location.pathname).toBe('/login');
+  });
+
+  it('leaves a page signed out of by hand to the sign-out, which goes home, and guards it again after', async () => {
+    useSession.setState({ user: { id: 1, username: 'alice' }, token: 't' });
+    const router = renderInLayoutAt('/saved');
+    expect(screen.getByText('Saved page')).toBeTruthy();
+    // The session ends first and the page renders without it before the move home starts.
+    act(() => useSession.getState().logout());
+    expect(screen.queryByText('Saved page')).toBeNull();
+    expect(router.state.location.pathname).toBe('/saved');
+    await act(() => router.navigate('/'));
+    expect(router.state.location.pathname).toBe('/');
+    expect(screen.getByText('Home page')).toBeTruthy();
+    expect(useSession.getState().leaving).toBe(false);
+    await act(() => router.navigate('/saved'));
+    expect(router.state.location.pathname).toBe('/login');
+  });
+
+  it('sends someone whose session expired on a guarded page to /login', () => {
+    useSession.setState({ user: { id: 1, username: 'alice' }, token: 't' });
+    const router = renderInLayoutAt('/saved');
+    act(() => useSession.getState().expire());
+    expect(router.state.location.pathname).toBe('/login');
+    expect(screen.getByText('Login page')).toBeTruthy();
   });
 });

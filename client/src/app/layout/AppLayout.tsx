@@ -1,4 +1,5 @@
-import { Outlet } from 'react-router-dom';
+import { useEffect } from 'react';
+import { Outlet, useLocation } from 'react-router-dom';
 import { FullPageSpinner } from '../../components/Spinner.tsx';
 import { useSession } from '../../features/auth/stores/session.ts';
 import { NavBar } from './NavBar.tsx';
@@ -6,6 +7,11 @@ import { NavBar } from './NavBar.tsx';
 /** Header around every route; the whole page waits for the session check (max 3 s). */
 export function AppLayout() {
   const loading = useSession((s) => s.loading);
+  const { key } = useLocation();
+  // A sign-out's move has happened: guarded screens redirect to /login again from here on.
+  useEffect(() => {
+    if (useSession.getState().leaving) useSession.setState({ leaving: false });
+  }, [key]);
   if (loading) return <FullPageSpinner />;
   return (
     <>

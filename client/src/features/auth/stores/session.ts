@@ -33,7 +33,16 @@ export type SessionState = {
   refresh(): Promise<void>;
   login(usernameOrEmail: string, password: string): Promise<User>;
   register(username: string, email: string, password: string): Promise<User>;
+  /**
+   * The person ends the session themselves. The control they used moves the page on (Logout goes
+   * home), so `leaving` is set until the next location: a guarded screen waits for that move
+   * instead of sending them to /login, which would race it.
+   */
   logout(): void;
+  /** Set by logout() until the page moves on (AppLayout clears it at the next location). */
+  leaving: boolean;
+  /** The server stopped accepting the token: the session ends and guarded screens go to /login. */
+  expire(): void;
   /** Changes the password; the fresh token the server answers replaces this session's. */
   changePassword(currentPassword: string, newPassword: string): Promise<void>;
   /** Ends every session of the account on the server, then this one. */
@@ -97,13 +106,20 @@ export const useSession = create<SessionState>()((set, get) => {
   function signIn({ access_token, user }: AuthResponse): User {
     storeToken(access_token);
     setBearerToken(access_token);
-    set({ user, token: access_token, loading: false, readyAt: get().readyAt ?? Date.now() });
+    set({ user, token: access_token, loading: false, leaving: false, readyAt: get().readyAt ?? Date.now() });
     return user;
+  }
+
+  function endSession(): void {
+    storeToken(null);
+    setBearerToken(null);
+    set({ user: null, token: null, loading: false, readyAt: get().readyAt ?? Date.now() });
   }
 
   return {
     user: null,
     token: null,
+    leaving: false,
     // Without a stored token there is nothing to check: render the page on the first frame.
     loading: readStoredToken() !== null && env.apiConfigured,
     readyAt: null,
@@ -143,9 +159,13 @@ export const useSession = create<SessionState>()((set, get) => {
     },
 
     logout() {
-      storeToken(null);
-      setBearerToken(null);
-      set({ user: null, token: null, loading: false, readyAt: get().readyAt ?? Date.now() });
+      endSession();
+      set({ leaving: true });
+    },
+
+    expire() {
+      endSession();
+      set({ leaving: false });
     },
 
     async changePassword(currentPassword, newPassword) {
@@ -169,7 +189,7 @@ export const useSession = create<SessionState>()((set, get) => {
 // A token the server stopped accepting (expired, revoked) ends the session everywhere at once;
 // guarded screens then redirect to /login instead of showing a half-broken page.
 function endExpiredSession(): void {
-  useSession.getState().logout();
+  useSession.getState().expire();
   toast.error(SESSION_EXPIRED_MESSAGE, { id: 'session-expired' });
 }
 
