@@ -1,7 +1,7 @@
 // The shared look first: every component's own stylesheet comes after it in the cascade.
 import './styles/global.css';
 import './styles/controls.css';
-import { StrictMode } from 'react';
+import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App.tsx';
 import { createAppRouter } from './app/router.tsx';
@@ -14,11 +14,16 @@ if (!root) throw new Error('The page has no #root element');
 // downloading while React is still starting up.
 const router = createAppRouter();
 
+// As a transition, the first render yields to the browser between components instead of holding
+// the main thread for the whole app at once; the prerendered screen stays up until it commits.
 function render(container: HTMLElement) {
-  createRoot(container).render(
-    <StrictMode>
-      <App router={router} />
-    </StrictMode>,
+  const root = createRoot(container);
+  startTransition(() =>
+    root.render(
+      <StrictMode>
+        <App router={router} />
+      </StrictMode>,
+    ),
   );
 }
 
