@@ -8,9 +8,13 @@ type Counts = { total: number; totalExact: boolean; page: number; pages: number 
 export type SearchResults =
   ({ kind: 'cats'; items: CatSummary[] } & Counts) | ({ kind: 'bodegas'; items: BodegaSummary[] } & Counts);
 
-/** The result count as the heading shows it: "1,234", or "about 31,000" for an estimate. */
+/**
+ * The result count as the heading shows it: "1,234", or "about 31,000" for an estimate. Grouped by
+ * hand as en-US does: the page's first toLocaleString loads the browser's number formats, a long
+ * task of its own on a slow phone.
+ */
 export function resultCount(total: number, exact: boolean): string {
-  const shown = total.toLocaleString('en-US');
+  const shown = String(total).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
   return exact ? shown : `about ${shown}`;
 }
 
