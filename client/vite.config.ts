@@ -18,6 +18,10 @@ export default defineConfig({
     chunkSizeWarningLimit: 1100,
     rolldownOptions: {
       output: {
+        // Chromium compiles every function of the street map's engine while it streams the chunk
+        // in, off the main thread, instead of one by one on the main thread at first call: the
+        // map's start (constructor, first frame) calls most of them at once.
+        postBanner: (chunk) => (chunk.name === 'maplibre' ? '//# allFunctionsCalledOnLoad' : ''),
         // The React runtime changes least often: its own long-cached chunk (and the size baseline).
         codeSplitting: {
           groups: [
