@@ -3,6 +3,7 @@ import './styles/global.css';
 import './styles/controls.css';
 import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import type { DataRouter } from 'react-router-dom';
 import { App } from './app/App.tsx';
 import { createAppRouter } from './app/router.tsx';
 import { afterFirstContentfulPaint } from './prerender/after-first-paint.ts';
@@ -10,13 +11,9 @@ import { afterFirstContentfulPaint } from './prerender/after-first-paint.ts';
 const root = document.getElementById('root');
 if (!root) throw new Error('The page has no #root element');
 
-// Created as the app's code runs, not during the first render: the current route's code starts
-// downloading while React is still starting up.
-const router = createAppRouter();
-
 // As a transition, the first render yields to the browser between components instead of holding
 // the main thread for the whole app at once; the prerendered screen stays up until it commits.
-function render(container: HTMLElement) {
+function render(container: HTMLElement, router: DataRouter) {
   const root = createRoot(container);
   startTransition(() =>
     root.render(
@@ -27,6 +24,12 @@ function render(container: HTMLElement) {
   );
 }
 
-// #root holds a prerendered screen for some routes (see prerender/show-frame.js).
-if (root.firstChild) void afterFirstContentfulPaint().then(() => render(root));
-else render(root);
+// The router is created before the first render, so the current route's code starts downloading
+// while React is still starting up; but in a task of its own, after the one that ran the app's
+// code (the two at once are a long task on a slow phone).
+setTimeout(() => {
+  const router = createAppRouter();
+  // #root holds a prerendered screen for some routes (see prerender/show-frame.js).
+  if (root.firstChild) void afterFirstContentfulPaint().then(() => render(root, router));
+  else render(root, router);
+});
