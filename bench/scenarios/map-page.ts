@@ -29,6 +29,8 @@ const STYLE = {
 
 type Walk = {
   longest: number;
+  /** When the longest task started, in ms after the page's navigation began: tells its phase apart. */
+  longestAt: number;
   /** The longest after the first clusters were drawn: while zooming, panning and searching. */
   longestMoving: number;
   total: number;
@@ -118,8 +120,13 @@ async function walk(browser: Browser, baseUrl: string): Promise<Walk> {
     );
     const tasks = all.map(([, duration]) => duration);
     const moving = all.filter(([start]) => start >= opened).map(([, duration]) => duration);
+    const [longestAt, longest] = all.reduce<[number, number]>(
+      (top, task) => (task[1] > top[1] ? task : top),
+      [0, 0],
+    );
     return {
-      longest: Math.max(0, ...tasks),
+      longest,
+      longestAt,
       longestMoving: Math.max(0, ...moving),
       total: tasks.reduce((sum, t) => sum + t, 0),
       count: tasks.length,
@@ -169,7 +176,7 @@ export async function mapPageRows(
       const show = figures[label]
         .map(
           (w) =>
-            `${w.longest.toFixed(0)} ms, moving ${w.longestMoving.toFixed(0)} ms (${w.count} tasks, ${w.total.toFixed(0)} ms)`,
+            `${w.longest.toFixed(0)} ms at ${(w.longestAt / 1000).toFixed(1)} s, moving ${w.longestMoving.toFixed(0)} ms (${w.count} tasks, ${w.total.toFixed(0)} ms)`,
         )
         .join(', ');
       console.log(
