@@ -1,37 +1,21 @@
 import { act, cleanup, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createMemoryRouter, RouterProvider } from 'react-router-dom';
+import type { ReactNode } from 'react';
+import { createMemoryRouter, Outlet, RouterProvider } from 'react-router-dom';
 import { AppLayout } from '../../../client/src/app/layout/AppLayout.tsx';
 import { RequireAuth } from '../../../client/src/components/RequireAuth.tsx';
 import { useSession } from '../../../client/src/features/auth/stores/session.ts';
 
-function renderAt(path: string) {
-  const router = createMemoryRouter(
-    [
-      { path: '/', element: <p>Home page</p> },
-      { path: '/login', element: <p>Login page</p> },
-      {
-        path: '/saved',
-        element: (
-          <RequireAuth>
-            <p>Saved page</p>
-          </RequireAuth>
-        ),
-      },
-    ],
-    { initialEntries: ['/', path], initialIndex: 1 },
-  );
-  render(<RouterProvider router={router} />);
-  return router;
-}
-
-/** The app's own layout around the routes: it ends a sign-out's move at the next location. */
-function renderInLayoutAt(path: string) {
+/**
+ * Home, login and a guarded saved page at `path` (one entry after home), inside `layout`: a bare
+ * outlet, or the app's own layout, which ends a sign-out's move at the next location.
+ */
+function renderAt(path: string, layout: ReactNode = <Outlet />) {
   const router = createMemoryRouter(
     [
       {
         path: '/',
-        element: <AppLayout />,
+        element: layout,
         children: [
           { index: true, element: <p>Home page</p> },
           { path: 'login', element: <p>Login page</p> },
@@ -46,7 +30,7 @@ function renderInLayoutAt(path: string) {
         ],
       },
     ],
-    { initialEntries: [path] },
+    { initialEntries: ['/', path], initialIndex: 1 },
   );
   render(<RouterProvider router={router} />);
   return router;
@@ -87,7 +71,7 @@ describe('the route guard', () => {
 
   it('leaves a page signed out of by hand to the sign-out, which goes home, and guards it again after', async () => {
     useSession.setState({ user: { id: 1, username: 'alice' }, token: 't' });
-    const router = renderInLayoutAt('/saved');
+    const router = renderAt('/saved', <AppLayout />);
     expect(screen.getByText('Saved page')).toBeTruthy();
     // The session ends first and the page renders without it before the move home starts.
     act(() => useSession.getState().logout());
@@ -103,7 +87,7 @@ describe('the route guard', () => {
 
   it('sends someone whose session expired on a guarded page to /login', () => {
     useSession.setState({ user: { id: 1, username: 'alice' }, token: 't' });
-    const router = renderInLayoutAt('/saved');
+    const router = renderAt('/saved', <AppLayout />);
     act(() => useSession.getState().expire());
     expect(router.state.location.pathname).toBe('/login');
     expect(screen.getByText('Login page')).toBeTruthy();
