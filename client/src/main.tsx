@@ -14,9 +14,9 @@ if (!root) throw new Error('The page has no #root element');
 // As a transition, the first render yields to the browser between components instead of holding
 // the main thread for the whole app at once; the prerendered screen stays up until it commits.
 function render(container: HTMLElement, router: DataRouter) {
-  const root = createRoot(container);
+  const reactRoot = createRoot(container);
   startTransition(() =>
-    root.render(
+    reactRoot.render(
       <StrictMode>
         <App router={router} />
       </StrictMode>,
