@@ -486,17 +486,27 @@ async function compare(
   tables: string[],
   sets: ReadonlySet<string>,
 ): Promise<TableDifference[]> {
+  // Generated columns are left out: the database computes them from the others.
+  const { rows: columnLists } = await sql<{ table: string; columns: string }>`
+    select c.relname as table, string_agg(quote_ident(a.attname), ', ' order by a.attnum) as columns
+    from pg_attribute a
+    join pg_class c on c.oid = a.attrelid
+    join pg_namespace n on n.oid = c.relnamespace
+    where n.nspname = 'public' and c.relname = any(${tables}::text[])
+      and a.attnum > 0 and not a.attisdropped and a.attgenerated = ''
+    group by c.relname`.execute(trx);
+  const columnsOf = new Map(columnLists.map((c) => [c.table, c.columns]));
   const out: TableDifference[] = [];
   for (const table of tables) {
     // A digest of the table as a multiset of rows (a set, for a table that holds one): the sums of
-    // two 64-bit hashes of each row's text. Order plays no part, so nothing is sorted (a third of
-    // the time of sorting md5s).
+    // two 64-bit hashes of each row, made by its columns' own hash functions (turning rows into text
+    // first took 0.6 s more of 1.8 s on the bench's log). Order plays no part, so nothing is sorted.
     const rowsOf = sets.has(table) ? sql`select distinct` : sql`select`;
+    const row = sql.raw(`row(${columnsOf.get(table)})`);
     const digest = async (qualified: string) => {
       const { rows } = await sql<{ n: number; digest: string | null }>`
-        select count(*)::bigint as n,
-               sum(hashtextextended(r, 0)::numeric) || '/' || sum(hashtextextended(r, 1)::numeric) as digest
-        from (${rowsOf} t::text as r from ${sql.raw(qualified)} t) s`.execute(trx);
+        select count(*)::bigint as n, sum(hash_record_extended(r, 0)) || '/' || sum(hash_record_extended(r, 1)) as digest
+        from (${rowsOf} ${row} as r from ${sql.raw(qualified)} t) s`.execute(trx);
       return { n: Number(rows[0]?.n ?? 0), digest: rows[0]?.digest ?? null };
     };
     const live = await digest(`public.${table}`);
