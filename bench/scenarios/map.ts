@@ -14,7 +14,7 @@ import { mapSearchOf, type MapQuery } from '../../server/map/routes.ts';
 import { createInlineQueue } from '../../server/queue/inline.ts';
 import { createServices, type Services } from '../../server/services.ts';
 import { generateCity, randomSource } from '../city-data.ts';
-import { BENCH_DATA_KEY, createBenchDatabase, row } from '../lib.ts';
+import { BENCH_DATA_KEY, createBenchDatabase, row, settleTables } from '../lib.ts';
 import type { BenchRow, Scenario } from '../types.ts';
 import { mapPageRows } from './map-page.ts';
 import { measureKind, WARM_REQUESTS, type Kind, type Request } from './search-cold.ts';
@@ -132,7 +132,7 @@ export const scenario: Scenario = {
       console.log(
         `   generated ${city.cats} cats in ${city.bodegas} bodegas in ${city.seconds.toFixed(0)} s`,
       );
-      await sql`vacuum analyze cats, bodegas, map_cells, map_places`.execute(bench.database.db);
+      await settleTables(bench.database, ['cats', 'bodegas', 'map_cells', 'map_places']);
       const { rows: cells } = await sql<{ n: number }>`select count(*)::int as n from map_cells`.execute(
         bench.database.db,
       );

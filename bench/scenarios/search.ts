@@ -6,7 +6,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import pg from 'pg';
 import { buildApp } from '../../server/app.ts';
 import { loadConfig } from '../../server/config.ts';
@@ -27,6 +27,7 @@ import {
   row,
   sendAsApp,
   sqlLoad,
+  settleTables,
   statementsOf,
   type LoadStats,
 } from '../lib.ts';
@@ -366,8 +367,7 @@ export const scenario: Scenario = {
       console.log(
         `   generated ${city.cats} cats in ${city.bodegas} bodegas as ${city.events} events in ${city.seconds.toFixed(0)} s (${(city.events / city.seconds).toFixed(0)} events/s), load average ${os.loadavg()[0]!.toFixed(1)}`,
       );
-      // What autovacuum would do on its own a little later: statistics and the visibility map.
-      await sql`vacuum analyze cats, bodegas, search_words`.execute(bench.database.db);
+      await settleTables(bench.database, ['cats', 'bodegas', 'search_words']);
 
       const all = cases();
       for (const note of await checkPlans(bench.url, all)) console.log(`   plan: ${note}`);
