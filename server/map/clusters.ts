@@ -113,55 +113,50 @@ function interiorLevel(level: number): number {
 async function gridGroups(db: Kysely<DB>, search: MapSearch): Promise<Group[]> {
   const level = answerLevel(search.box, search.zoom);
   const interior = search.conditions.length === 0 ? interiorOf(search.box, interiorLevel(level)) : null;
-  const [stored, edges] = await Promise.all([
-    interior ? storedCells(db, search.type, level, interior) : Promise.resolve([]),
-    tableCells(db, search, level, interior),
-  ]);
+  const parts = [
+    ...(interior ? [storedCells(search.type, level, interior)] : []),
+    tableCells(search, level, interior),
+  ];
+  // One statement: the stored cells and the strips are added up per answer cell by the database.
   // Coordinates are summed as whole 1e-7 degrees, as the cells keep them, so that a mean does not
   // depend on the order rows are read in; divided once every part of a cell is in.
-  const byKey = new Map<string, Group>();
-  for (const row of [...stored, ...edges]) {
-    const key = `${row.gx} ${row.gy}`;
-    const group = byKey.get(key) ?? { n: 0, lat: 0, lng: 0, idSum: 0 };
-    group.n += Number(row.n);
-    group.lat += Number(row.lat);
-    group.lng += Number(row.lng);
-    group.idSum += Number(row.id_sum);
-    byKey.set(key, group);
-  }
-  const groups = [...byKey.values()].filter((g) => g.n > 0);
-  return groups.map((g) => ({ ...g, lat: g.lat / g.n / 1e7, lng: g.lng / g.n / 1e7 }));
+  const { rows } = await sql<GroupRow>`
+    select gx, gy, sum(n) as n, sum(lat) as lat, sum(lng) as lng, sum(id_sum) as id_sum
+    from (${sql.join(
+      parts.map((part) => sql`(${part})`),
+      sql` union all `,
+    )}) parts
+    group by gx, gy`.execute(db);
+  return rows
+    .map((row) => ({
+      n: Number(row.n),
+      lat: Number(row.lat),
+      lng: Number(row.lng),
+      idSum: Number(row.id_sum),
+    }))
+    .filter((g) => g.n > 0)
+    .map((g) => ({ ...g, lat: g.lat / g.n / 1e7, lng: g.lng / g.n / 1e7 }));
 }
 
 /** The projection's cells inside the box, summed into the answer level's cells. */
-async function storedCells(
-  db: Kysely<DB>,
-  type: MapSearch['type'],
-  level: number,
-  interior: Interior,
-): Promise<GroupRow[]> {
+function storedCells(type: MapSearch['type'], level: number, interior: Interior): RawBuilder<GroupRow> {
   const per = 2 ** (interior.level - level);
-  const { rows } = await sql<GroupRow>`
+  return sql<GroupRow>`
     select floor(cx::float8 / ${per})::int as gx, floor(cy::float8 / ${per})::int as gy,
-      sum(n) as n, sum(lat_sum) as lat, sum(lng_sum) as lng, sum(id_sum) as id_sum
+      sum(n)::bigint as n, sum(lat_sum)::numeric as lat, sum(lng_sum)::numeric as lng,
+      sum(id_sum)::numeric as id_sum
     from map_cells
     where kind = ${type === 'cats' ? 'cat' : 'bodega'} and level = ${interior.level}
       and cx between ${interior.cx[0]} and ${interior.cx[1]}
       and cy between ${interior.cy[0]} and ${interior.cy[1]}
-    group by 1, 2`.execute(db);
-  return rows;
+    group by 1, 2`;
 }
 
 /**
  * Matching rows in the box but outside the interior (all of the box when there is none), summed
  * into the answer level's cells. The edge strips are four boxes the index answers one by one.
  */
-async function tableCells(
-  db: Kysely<DB>,
-  search: MapSearch,
-  level: number,
-  interior: Interior | null,
-): Promise<GroupRow[]> {
+function tableCells(search: MapSearch, level: number, interior: Interior | null): RawBuilder<GroupRow> {
   const { type, box } = search;
   const lat = column(type, 'latitude');
   const lng = column(type, 'longitude');
@@ -173,14 +168,13 @@ async function tableCells(
   // Hidden items are out of the cells too (see map/projection.ts), so the parts add up.
   const where = [byLabel ? inRanges(type, box) : inBox(type, box), visible(type), ...search.conditions];
   if (interior) where.push(...outside(type, box, interior));
-  const { rows } = await sql<GroupRow>`
+  return sql<GroupRow>`
     select floor(${lng} / ${size}::float8)::int as gx, floor(${lat} / ${size}::float8)::int as gy,
-      count(*)::int as n, sum(round(${lat} * 1e7)::bigint) as lat, sum(round(${lng} * 1e7)::bigint) as lng,
-      sum(${column(type, 'id')}) as id_sum
+      count(*)::bigint as n, sum(round(${lat} * 1e7)::bigint)::numeric as lat,
+      sum(round(${lng} * 1e7)::bigint)::numeric as lng, sum(${column(type, 'id')})::numeric as id_sum
     from ${sql.table(type)}
     where ${sql.join(where, sql` and `)}
-    group by 1, 2`.execute(db);
-  return rows;
+    group by 1, 2`;
 }
 
 /**
