@@ -126,16 +126,12 @@ async function gridGroups(db: Kysely<DB>, search: MapSearch): Promise<Group[]> {
       parts.map((part) => sql`(${part})`),
       sql` union all `,
     )}) parts
-    group by gx, gy`.execute(db);
-  return rows
-    .map((row) => ({
-      n: Number(row.n),
-      lat: Number(row.lat),
-      lng: Number(row.lng),
-      idSum: Number(row.id_sum),
-    }))
-    .filter((g) => g.n > 0)
-    .map((g) => ({ ...g, lat: g.lat / g.n / 1e7, lng: g.lng / g.n / 1e7 }));
+    group by gx, gy
+    having sum(n) > 0`.execute(db);
+  return rows.map((row) => {
+    const n = Number(row.n);
+    return { n, lat: Number(row.lat) / n / 1e7, lng: Number(row.lng) / n / 1e7, idSum: Number(row.id_sum) };
+  });
 }
 
 /** The projection's cells inside the box, summed into the answer level's cells. */
