@@ -22,6 +22,7 @@ import * as labelMapIndexes from './20261129_0101_label_map_indexes.ts';
 import * as accountPresent from './20261130_0101_account_present.ts';
 import * as searchWordsComplete from './20261201_0101_search_words_complete.ts';
 import * as mapAtCommit from './20261202_0101_map_at_commit.ts';
+import * as mapCellsRebuild from './20261203_0101_map_cells_rebuild.ts';
 
 export const migrations: Record<string, Migration> = {
   '20261121_0001_event_store': eventStore,
@@ -45,4 +46,5 @@ export const migrations: Record<string, Migration> = {
   '20261130_0101_account_present': accountPresent,
   '20261201_0101_search_words_complete': searchWordsComplete,
   '20261202_0101_map_at_commit': mapAtCommit,
+  '20261203_0101_map_cells_rebuild': mapCellsRebuild,
 };

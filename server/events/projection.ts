@@ -15,6 +15,16 @@ type ProjectionBase = {
   setTables?: (keyof DB)[];
   /** Event types it handles; others are never passed to it. */
   handles: readonly EventType[];
+  /**
+   * Optional, for replay's rebuild from the start of the log: each batch goes to `applyBatch`
+   * here instead, which may leave out tables that follow from the projection's others, and
+   * `finish` then makes those once, after the last batch. Catching up after that uses the
+   * projection's own applyBatch again.
+   */
+  rebuild?: {
+    applyBatch(trx: Kysely<DB>, events: readonly RecordedEvent[]): Promise<void>;
+    finish(trx: Kysely<DB>): Promise<void>;
+  };
 };
 
 /** A projection the app applies to each appended event, in the append's transaction. */

@@ -279,7 +279,8 @@ const LOOKAHEAD = 1;
  * without waiting for the others: a projection reads and writes only its own tables, so they are
  * independent, and the shadows are seen by nobody until the swap (a failure drops them all). The
  * next batch is read while the current one is applied, at most LOOKAHEAD batches ahead of the
- * slowest projection, and a batch is let go once every projection has applied it.
+ * slowest projection, and a batch is let go once every projection has applied it. A projection
+ * with a `rebuild` plan gets the batches through it and finishes after its last one.
  */
 async function rebuild(
   db: Kysely<DB>,
@@ -332,12 +333,22 @@ async function rebuild(
       try {
         for (let index = 0; ; index++) {
           const batch = await batchAt(index);
-          if (batch.length === 0) return;
+          if (batch.length === 0) {
+            if (projection.rebuild) {
+              const { finish } = projection.rebuild;
+              await db.transaction().execute(async (trx) => {
+                await inShadow(trx, shadow);
+                await finish(trx);
+              });
+            }
+            return;
+          }
           const handled = batch.filter((e) => projection.handles.includes(e.type));
           if (handled.length > 0) {
             await db.transaction().execute(async (trx) => {
               await inShadow(trx, shadow);
-              await applyProjectionsInBatch(trx, [projection], handled);
+              if (projection.rebuild) await projection.rebuild.applyBatch(trx, handled);
+              else await applyProjectionsInBatch(trx, [projection], handled);
             });
           }
           finished[p] = index + 1;
