@@ -43,7 +43,6 @@ export function compareCursors(a: Cursor, b: Cursor): number {
  */
 const HORIZON = sql`pg_snapshot_xmin(pg_current_snapshot())`;
 
-/** Events after the cursor that every future reader will also see: all below the horizon. */
 /**
  * The type given to an event whose stored payload cannot be read: it keeps its place in the log
  * (consumers move past it), matches no handler, and checkpointed consumers park it.
@@ -68,7 +67,16 @@ function decode(row: Parameters<typeof toRecordedEvent>[0]): RecordedEvent {
   }
 }
 
+/** Events after the cursor that every future reader will also see: all below the horizon. */
 export async function readAfter(db: Kysely<DB>, cursor: Cursor, limit: number): Promise<RecordedEvent[]> {
+  return openRows(db, await readRowsAfter(db, cursor, limit));
+}
+
+/**
+ * The stored rows readAfter reads, before they are decoded and opened: replay opens each batch
+ * while the database reads the next one after it (cursorOfRow).
+ */
+export async function readRowsAfter(db: Kysely<DB>, cursor: Cursor, limit: number): Promise<EventRow[]> {
   // ORDER BY names are qualified on purpose: bare, they would sort by the text alias selected.
   const { rows } = await sql<EventRow>`
     select ${EVENT_COLUMNS}
@@ -77,7 +85,16 @@ export async function readAfter(db: Kysely<DB>, cursor: Cursor, limit: number): 
       and (transaction_id, global_position) > (${cursor.transactionId}::xid8, ${cursor.position}::bigint)
     order by events.transaction_id, events.global_position
     limit ${limit}`.execute(db);
+  return rows;
+}
+
+/** Stored rows as events: decoded, upcast, and with their personal fields opened. */
+export function openRows(db: Kysely<DB>, rows: readonly EventRow[]): Promise<RecordedEvent[]> {
   return openEvents(db, rows.map(decode));
+}
+
+export function cursorOfRow(row: EventRow): Cursor {
+  return { transactionId: String(row.transaction_id), position: Number(row.global_position) };
 }
 
 /** The cursor of the newest event that is safe to read now (the head a new reader starts from). */

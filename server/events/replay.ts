@@ -12,7 +12,7 @@ import { REPLAY_LOCK, WRITERS_LOCK } from './locks.ts';
 import type { DB } from '../db/schema.ts';
 import type { Projection } from './projection.ts';
 import { applyProjectionsInBatch } from './store.ts';
-import { readAfter, START, type Cursor } from './consumer.ts';
+import { cursorOfRow, openRows, readAfter, readRowsAfter, START, type Cursor } from './consumer.ts';
 import { EVENT_COLUMNS, type EventRow, toRecordedEvent } from './store.ts';
 import { openEvents } from './personal.ts';
 import type { RecordedEvent } from './types.ts';
@@ -151,7 +151,7 @@ async function replayLocked(
     // Its row estimate is then close enough for progress. Meanwhile the shadows are created.
     const batchSize = options.batchSize ?? REBUILD_BATCH;
     const analyzed = sql`analyze events`.execute(db);
-    const first = analyzed.then(() => readAfter(db, START, batchSize));
+    const first = analyzed.then(() => readRowsAfter(db, START, batchSize));
     first.catch(() => {});
     const deferred = await createShadows(db, shadow, tables);
     await analyzed;
@@ -286,7 +286,7 @@ async function rebuild(
   db: Kysely<DB>,
   shadow: string,
   projections: readonly Projection[],
-  { first, batchSize }: { first: Promise<RecordedEvent[]>; batchSize: number },
+  { first, batchSize }: { first: Promise<EventRow[]>; batchSize: number },
   onApplied: (events: number) => void,
 ): Promise<Cursor> {
   const sizes = new Map<number, number>();
@@ -302,7 +302,9 @@ async function rebuild(
     tracked.catch(() => {});
     return tracked;
   };
-  const batches = new Map<number, Promise<RecordedEvent[]>>([[0, track(0, first)]]);
+  // Each batch's rows, and the batch as events (opened once, when a projection first asks).
+  const rows = new Map<number, Promise<EventRow[]>>([[0, first]]);
+  const batches = new Map<number, Promise<RecordedEvent[]>>();
   const finished = projections.map(() => 0);
   const slowest = () => Math.min(...finished);
   let reported = 0;
@@ -315,17 +317,27 @@ async function rebuild(
     while (!failure && index - slowest() > LOOKAHEAD) await new Promise<void>((r) => waiting.push(r));
     if (failure) throw failure.error;
   };
-  // Batch i+1 is read once batch i has been (it starts after i's last event), so they chain.
+  // Batch i+1 is read once batch i's rows have come (it starts after i's last event), so reads
+  // chain; each batch is decoded and opened while the database reads the next.
   const batchAt = (index: number): Promise<RecordedEvent[]> => {
-    for (let next = batches.size + reported; next <= index + 1; next++) {
-      const read = batches.get(next - 1)!.then(async (previous) => {
+    for (let next = rows.size + reported; next <= index + 1; next++) {
+      const read = rows.get(next - 1)!.then(async (previous) => {
         if (previous.length === 0) return previous;
         await room(next);
-        return readAfter(db, cursorAfter(previous), batchSize);
+        return readRowsAfter(db, cursorOfRow(previous.at(-1)!), batchSize);
       });
-      batches.set(next, track(next, read));
+      read.catch(() => {});
+      rows.set(next, read);
     }
-    return batches.get(index)!;
+    let batch = batches.get(index);
+    if (!batch) {
+      batch = track(
+        index,
+        rows.get(index)!.then((read) => openRows(db, read)),
+      );
+      batches.set(index, batch);
+    }
+    return batch;
   };
 
   await Promise.all(
@@ -355,6 +367,7 @@ async function rebuild(
           while (reported < slowest()) {
             onApplied(sizes.get(reported)!);
             sizes.delete(reported);
+            rows.delete(reported);
             batches.delete(reported);
             reported++;
           }
