@@ -28,16 +28,12 @@ export const MAP_EVENT_TYPES = [
 
 const eventTypes = sql.join(MAP_EVENT_TYPES.map((type) => sql.lit(type)));
 
-export async function up(db: Kysely<any>): Promise<void> {
-  await sql`drop trigger map_cells_at_commit on map_commit_marker`.execute(db);
-  await sql`drop function map_cells_at_commit(), map_flush_pending()`.execute(db);
-  await sql`drop table map_commit_marker, map_pending`.execute(db);
-  await sql`
-    create function map_apply(events jsonb) returns void language plpgsql as $$
-    declare
-      place_ids bigint[];
-    begin
-      -- The places these events touch, locked in key order before their state is read, so that
+/**
+ * map_apply's first part, shared with its next version (migration 20261203_0101): the touched
+ * places locked, the places and hidden cats brought to their new state, and `located`, each
+ * place's share of the cells taken out at its old state and put back at its new one.
+ */
+export const PLACE_SHARES = `      -- The places these events touch, locked in key order before their state is read, so that
       -- the statement below sees their latest committed state and concurrent appends cannot
       -- deadlock on them.
       select coalesce(array_agg(distinct id order by id), '{}') into place_ids
@@ -156,7 +152,18 @@ export async function up(db: Kysely<any>): Promise<void> {
         select 'cat', latitude, longitude, sign * cats, sign * cat_id_sum
         from shares
         where latitude is not null and longitude is not null and not hidden and cats <> 0
-      )
+      )`;
+
+export async function up(db: Kysely<any>): Promise<void> {
+  await sql`drop trigger map_cells_at_commit on map_commit_marker`.execute(db);
+  await sql`drop function map_cells_at_commit(), map_flush_pending()`.execute(db);
+  await sql`drop table map_commit_marker, map_pending`.execute(db);
+  await sql`
+    create function map_apply(events jsonb) returns void language plpgsql as $$
+    declare
+      place_ids bigint[];
+    begin
+${sql.raw(PLACE_SHARES)}
       insert into map_cells as m (kind, level, cx, cy, n, lat_sum, lng_sum, id_sum)
       select s.kind, l.level, floor(s.longitude / l.size)::int, floor(s.latitude / l.size)::int,
         sum(s.n), sum(s.n * round(s.latitude * 1e7)::bigint), sum(s.n * round(s.longitude * 1e7)::bigint),
