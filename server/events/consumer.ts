@@ -93,6 +93,7 @@ export function openRows(db: Kysely<DB>, rows: readonly EventRow[]): Promise<Rec
   return openEvents(db, rows.map(decode));
 }
 
+/** The cursor of a stored row, as cursorOf gives it for the event the row becomes. */
 export function cursorOfRow(row: EventRow): Cursor {
   return { transactionId: String(row.transaction_id), position: Number(row.global_position) };
 }

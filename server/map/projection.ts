@@ -1,7 +1,8 @@
 // The map's cells as a projection of the log (see contract/map-grid.ts): every located, visible cat
 // or bodega counts in one cell of each stored level. The projection itself is the database
-// function map_apply (migrations 20261202_0101 and 20261203_0101): a trigger hands it each transaction's map events
-// at commit, in the append's transaction, and replay hands it each batch of the log here.
+// function map_apply (migrations 20261202_0101 and 20261203_0101): a trigger hands it each
+// transaction's map events at commit, in the append's transaction, and replay hands it each batch
+// of the log here.
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import { chunks, type CommitTimeProjection } from '../events/projection.ts';
