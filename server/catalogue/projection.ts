@@ -366,10 +366,16 @@ async function countCats(trx: Kysely<DB>): Promise<void> {
     where b.id = c.id and b.cat_count <> c.n`.execute(trx);
 }
 
+const applied = plannedApply(catalogueBatch, applyUnfolded);
+
 export const catalogueProjection: AppliedProjection = {
   name: 'catalogue',
   tables: ['bodegas', 'cats'],
   handles: HANDLES,
-  ...plannedApply(catalogueBatch, applyUnfolded),
-  rebuild: { applyBatch: plannedApply(rebuildBatch, applyUnfolded).applyBatch, finish: countCats },
+  ...applied,
+  rebuild: {
+    replaces: applied.applyBatch,
+    applyBatch: plannedApply(rebuildBatch, applyUnfolded).applyBatch,
+    finish: countCats,
+  },
 };

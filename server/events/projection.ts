@@ -4,6 +4,8 @@ import { sql, type Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import type { EventType, RecordedEvent } from './types.ts';
 
+type ApplyBatch = (trx: Kysely<DB>, events: readonly RecordedEvent[]) => Promise<void>;
+
 type ProjectionBase = {
   name: string;
   /** Read tables this projection owns: replay rebuilds exactly these. */
@@ -19,10 +21,13 @@ type ProjectionBase = {
    * Optional, for replay's rebuild from the start of the log: each batch goes to `applyBatch`
    * here instead, which may leave out tables that follow from the projection's others, and
    * `finish` then makes those once, after the last batch. Catching up after that uses the
-   * projection's own applyBatch again.
+   * projection's own applyBatch again. The plan stands in for one `applyBatch`, named in
+   * `replaces`: a projection made from another with its writes changed (a spread with a new
+   * `apply` or `applyBatch`) no longer has that one, so replay leaves the plan out for it.
    */
   rebuild?: {
-    applyBatch(trx: Kysely<DB>, events: readonly RecordedEvent[]): Promise<void>;
+    replaces: ApplyBatch;
+    applyBatch: ApplyBatch;
     finish(trx: Kysely<DB>): Promise<void>;
   };
 };
@@ -52,7 +57,6 @@ export type CommitTimeProjection = ProjectionBase & {
 export type Projection = AppliedProjection | CommitTimeProjection;
 
 type ApplyOne = (trx: Kysely<DB>, event: RecordedEvent) => Promise<void>;
-type ApplyBatch = (trx: Kysely<DB>, events: readonly RecordedEvent[]) => Promise<void>;
 
 /**
  * How a projection folds runs of events into set-based writes. `fold` takes an event into the

@@ -280,7 +280,8 @@ const LOOKAHEAD = 1;
  * independent, and the shadows are seen by nobody until the swap (a failure drops them all). The
  * next batch is read while the current one is applied, at most LOOKAHEAD batches ahead of the
  * slowest projection, and a batch is let go once every projection has applied it. A projection
- * with a `rebuild` plan gets the batches through it and finishes after its last one.
+ * with a `rebuild` plan for its own applyBatch gets the batches through the plan and finishes
+ * after its last one.
  */
 async function rebuild(
   db: Kysely<DB>,
@@ -342,15 +343,15 @@ async function rebuild(
 
   await Promise.all(
     projections.map(async (projection, p) => {
+      const plan = projection.rebuild?.replaces === projection.applyBatch ? projection.rebuild : undefined;
       try {
         for (let index = 0; ; index++) {
           const batch = await batchAt(index);
           if (batch.length === 0) {
-            if (projection.rebuild) {
-              const { finish } = projection.rebuild;
+            if (plan) {
               await db.transaction().execute(async (trx) => {
                 await inShadow(trx, shadow);
-                await finish(trx);
+                await plan.finish(trx);
               });
             }
             return;
@@ -359,7 +360,7 @@ async function rebuild(
           if (handled.length > 0) {
             await db.transaction().execute(async (trx) => {
               await inShadow(trx, shadow);
-              if (projection.rebuild) await projection.rebuild.applyBatch(trx, handled);
+              if (plan) await plan.applyBatch(trx, handled);
               else await applyProjectionsInBatch(trx, [projection], handled);
             });
           }

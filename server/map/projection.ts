@@ -42,14 +42,17 @@ async function apply(trx: Kysely<DB>, events: readonly RecordedEvent[], withCell
   }
 }
 
+const applyBatch = (trx: Kysely<DB>, events: readonly RecordedEvent[]) => apply(trx, events, true);
+
 export const mapProjection: CommitTimeProjection = {
   name: 'map',
   tables: ['map_places', 'map_cells', 'map_hidden_cats'],
   handles: HANDLES,
-  applyBatch: (trx, events) => apply(trx, events, true),
+  applyBatch,
   // The cells are a sum over the places (migration 20261203_0101): a rebuild keeps the places batch
   // by batch and adds the cells up once at the end.
   rebuild: {
+    replaces: applyBatch,
     applyBatch: (trx, events) => apply(trx, events, false),
     async finish(trx) {
       await sql`select public.map_cells_from_places()`.execute(trx);
