@@ -35,22 +35,17 @@ export type MapSearch = {
  */
 const LABEL_INDEX_MAX_LEVEL = 13;
 
-/** Items of one cluster: their mean coordinates and id sum (the id itself when alone). */
-type Group = { n: number; lat: number; lng: number; idSum: number };
+/** Items of one cluster: their mean coordinates and id sum (the id itself when alone, with its name). */
+type Group = { n: number; lat: number; lng: number; idSum: number; name: string | null };
 /** A cell's part of an answer; coordinates summed in 1e-7 degrees. */
 type GroupRow = { gx: number; gy: number; n: number; lat: number; lng: number; id_sum: number };
 
 export async function mapClusters(db: Kysely<DB>, search: MapSearch): Promise<MapAnswer> {
   const exact = search.zoom >= EXACT_ZOOM ? await locations(db, search) : null;
   const groups = exact ?? (await gridGroups(db, search));
-  const names = await namesOf(
-    db,
-    search.type,
-    groups.filter((g) => g.n === 1).map((g) => g.idSum),
-  );
   const clusters = groups.map((g): Cluster => {
     const cluster = { lat: g.lat, lng: g.lng, count: g.n };
-    return g.n === 1 ? { ...cluster, id: g.idSum, name: names.get(g.idSum) ?? '' } : cluster;
+    return g.n === 1 ? { ...cluster, id: g.idSum, name: g.name ?? '' } : cluster;
   });
   clusters.sort((a, b) => b.count - a.count || a.lat - b.lat || a.lng - b.lng);
   return { zoom: search.zoom, total: groups.reduce((sum, g) => sum + g.n, 0), clusters };
@@ -89,14 +84,15 @@ async function locations(db: Kysely<DB>, search: MapSearch): Promise<Group[] | n
   const { type } = search;
   const lat = column(type, 'latitude');
   const lng = column(type, 'longitude');
-  const { rows } = await sql<{ lat: number; lng: number; n: number; id_sum: number }>`
-    select ${lat} as lat, ${lng} as lng, count(*)::int as n, sum(${column(type, 'id')}) as id_sum
+  const { rows } = await sql<{ lat: number; lng: number; n: number; id_sum: number; name: string | null }>`
+    select ${lat} as lat, ${lng} as lng, count(*)::int as n, sum(${column(type, 'id')}) as id_sum,
+      case when count(*) = 1 then min(${column(type, 'name')}) end as name
     from ${sql.table(type)}
     where ${sql.join([inBox(type, search.box), visible(type), ...search.conditions], sql` and `)}
     group by 1, 2
     limit ${MAX_CLUSTERS + 1}`.execute(db);
   if (rows.length > MAX_CLUSTERS) return null;
-  return rows.map((r) => ({ n: Number(r.n), lat: r.lat, lng: r.lng, idSum: Number(r.id_sum) }));
+  return rows.map((r) => ({ n: Number(r.n), lat: r.lat, lng: r.lng, idSum: Number(r.id_sum), name: r.name }));
 }
 
 /**
@@ -120,8 +116,12 @@ async function gridGroups(db: Kysely<DB>, search: MapSearch): Promise<Group[]> {
   // One statement: the stored cells and the strips are added up per answer cell by the database.
   // Coordinates are summed as whole 1e-7 degrees, as the cells keep them, so that a mean does not
   // depend on the order rows are read in; divided once every part of a cell is in.
-  const { rows } = await sql<GroupRow>`
-    select gx, gy, sum(n) as n, sum(lat) as lat, sum(lng) as lng, sum(id_sum) as id_sum
+  // A cluster of one item is named in the same statement (its id is the cell's id sum).
+  const { rows } = await sql<GroupRow & { name: string | null }>`
+    select gx, gy, sum(n) as n, sum(lat) as lat, sum(lng) as lng, sum(id_sum) as id_sum,
+      case when sum(n) = 1
+        then (select t.name from ${sql.table(search.type)} t where t.id = sum(parts.id_sum)::bigint)
+      end as name
     from (${sql.join(
       parts.map((part) => sql`(${part})`),
       sql` union all `,
@@ -130,7 +130,13 @@ async function gridGroups(db: Kysely<DB>, search: MapSearch): Promise<Group[]> {
     having sum(n) > 0`.execute(db);
   return rows.map((row) => {
     const n = Number(row.n);
-    return { n, lat: Number(row.lat) / n / 1e7, lng: Number(row.lng) / n / 1e7, idSum: Number(row.id_sum) };
+    return {
+      n,
+      lat: Number(row.lat) / n / 1e7,
+      lng: Number(row.lng) / n / 1e7,
+      idSum: Number(row.id_sum),
+      name: row.name,
+    };
   });
 }
 
@@ -197,10 +203,4 @@ function outside(type: MapSearch['type'], box: Box, interior: Interior): RawBuil
       sql` or `,
     )})`,
   ];
-}
-
-async function namesOf(db: Kysely<DB>, type: MapSearch['type'], ids: number[]): Promise<Map<number, string>> {
-  if (ids.length === 0) return new Map();
-  const rows = await db.selectFrom(type).select(['id', 'name']).where('id', 'in', ids).execute();
-  return new Map(rows.map((r) => [Number(r.id), r.name]));
 }
