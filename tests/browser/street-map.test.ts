@@ -166,6 +166,24 @@ describe('the street map', () => {
     await context.close();
   });
 
+  it('falls back to the drawn map, saying why, when the browser refuses a WebGL context', async () => {
+    const { context, page } = await newPage(suite.browser);
+    // The API is there, but no context is made (a blocked GPU): the map's own constructor finds out.
+    await page.addInitScript(() => {
+      const getContext = HTMLCanvasElement.prototype.getContext;
+      HTMLCanvasElement.prototype.getContext = function (this: HTMLCanvasElement, kind: string, ...rest: never[]) {
+        return kind.startsWith('webgl') ? null : getContext.call(this, kind as '2d', ...rest);
+      } as typeof getContext;
+    });
+    await gotoRoute(page, suite.server, '/search');
+    await page
+      .getByText('Street map needs WebGL, which this browser does not offer: showing a drawn map.')
+      .waitFor({ timeout: 20_000 });
+    await page.getByRole('application', { name: /^Map of \d+ locations?/ }).waitFor();
+    expect(await page.locator('.street-map').count()).toBe(0);
+    await context.close();
+  });
+
   it('places a new shop on the map by a click, then by dragging its pin', async () => {
     const { context, page } = await newPage(suite.browser, { token: city.owner.token });
     await gotoRoute(page, suite.server, '/upload');

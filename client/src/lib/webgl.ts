@@ -11,3 +11,12 @@ export function hasWebGL(): boolean {
     return false;
   }
 }
+
+/**
+ * Whether the browser offers WebGL at all, without making a context (making one is a round trip to
+ * the GPU process and a long task on a slow phone). Where the API is there but a context is refused,
+ * the street map's own constructor throws and the map says so, as it would after hasWebGL().
+ */
+export function offersWebGL(): boolean {
+  return typeof WebGLRenderingContext !== 'undefined';
+}

@@ -46,12 +46,11 @@ describe('which map the search screen shows without a Google key', () => {
   });
 
   it('draws its own map, saying why, when the browser has no WebGL', async () => {
-    vi.spyOn(HTMLCanvasElement.prototype, 'getContext').mockReturnValue(null);
+    vi.stubGlobal('WebGLRenderingContext', undefined);
     await renderMap('https://tiles.example.org/style.json');
     await screen.findByText(
       'Street map needs WebGL, which this browser does not offer: showing a drawn map.',
     );
     expect(screen.getByRole('application', { name: /^Map of 0 locations/ })).toBeTruthy();
-    vi.restoreAllMocks();
   });
 });

@@ -11,7 +11,7 @@ import { loadGoogleMaps } from './maps-loader.ts';
 import { MAP_ERROR_MESSAGES, onMapsAuthFailure, type MapErrorKind } from './map-errors.ts';
 import type { StreetMapFailure, StreetMapProps } from './StreetMapView.tsx';
 import type { ClusterMapProps } from './types.ts';
-import { hasWebGL } from '../../../../lib/webgl.ts';
+import { offersWebGL } from '../../../../lib/webgl.ts';
 import './search-map.css';
 
 const GoogleMapView = lazy(() => import('./GoogleMapView.tsx'));
@@ -59,7 +59,7 @@ function useMapMode() {
           );
         const styleUrl = config.map_style_url ?? null;
         if (!styleUrl) return fallBack('off');
-        if (!hasWebGL()) return fallBack('no-webgl');
+        if (!offersWebGL()) return fallBack('no-webgl');
         // maplibre-gl comes in its own chunk, only now.
         return import('./StreetMapView.tsx').then(
           (module) => {
