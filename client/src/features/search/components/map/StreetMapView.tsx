@@ -64,32 +64,45 @@ export default function StreetMapView({
     const element = container.current;
     if (!element) return;
     // The searched area, or midtown at the spec's default zoom.
-    const start = area
+    const view = area
       ? {
           bounds: [area.west, area.south, area.east, area.north] as LngLatBoundsLike,
           fitBoundsOptions: { padding: 8 },
         }
       : { center: [DEFAULT_CENTER.lng, DEFAULT_CENTER.lat] as LngLatLike, zoom: STREET_DEFAULT_ZOOM };
-    const created = openStreetMap({
-      container: element,
-      style: styleUrl,
-      ...start,
-      attributionControl: { compact: false },
-      title: 'Street map. Arrow keys pan, plus and minus zoom; the list beside it has every result.',
-      onStyled(map) {
-        setMap(map);
-        setCamera(cameraOf(map));
-      },
-      onFail,
-    });
-    if (!created) return;
-    created.on('moveend', (event: { originalEvent?: Event; byUser?: boolean }) => {
-      setCamera(cameraOf(created));
-      if (event.originalEvent || event.byUser) markMoved();
-    });
-    // An open card follows its point while the map moves.
-    created.on('move', () => openRef.current && redraw());
-    return () => created.remove();
+    let created: maplibregl.Map | null = null;
+    // The engine starts in a task of its own after the next frame: making the map (its WebGL
+    // context, its painter) is one of the page's longest pieces of work, so it neither shares a task
+    // with React's commit of the page nor lays that page out again (the map measures its box).
+    const start = () => {
+      created = openStreetMap({
+        container: element,
+        style: styleUrl,
+        ...view,
+        attributionControl: { compact: false },
+        title: 'Street map. Arrow keys pan, plus and minus zoom; the list beside it has every result.',
+        onStyled(map) {
+          setMap(map);
+          setCamera(cameraOf(map));
+        },
+        onFail,
+      });
+      const made = created;
+      if (!made) return;
+      made.on('moveend', (event: { originalEvent?: Event; byUser?: boolean }) => {
+        setCamera(cameraOf(made));
+        if (event.originalEvent || event.byUser) markMoved();
+      });
+      // An open card follows its point while the map moves.
+      made.on('move', () => openRef.current && redraw());
+    };
+    let starting: ReturnType<typeof setTimeout> | undefined;
+    const frame = requestAnimationFrame(() => (starting = setTimeout(start)));
+    return () => {
+      cancelAnimationFrame(frame);
+      clearTimeout(starting);
+      created?.remove();
+    };
     // The map is made once; later props reach it through the effects below.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
