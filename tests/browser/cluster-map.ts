@@ -95,7 +95,8 @@ const sum = (numbers: number[]) => numbers.reduce((a, b) => a + b, 0);
 
 export async function inView(page: Page): Promise<number> {
   const text = await page.locator('.cluster-map__status').textContent({ timeout: 15_000 });
-  return Number(/^(\d+) cats? in view$/.exec(text ?? '')?.[1] ?? NaN);
+  // "57,841 cats in view": grouped by thousands.
+  return Number(/^([\d,]+) cats? in view$/.exec(text ?? '')?.[1]?.replaceAll(',', '') ?? NaN);
 }
 
 export async function waitForInView(page: Page, check: (n: number) => boolean): Promise<void> {

@@ -1,5 +1,6 @@
 // What both street-scale maps lay over their canvas: "Search this area" once the map has moved,
 // the count in view (or why there is none), an open item's card at its point, and the legend.
+import { resultCount } from '../../model/results.ts';
 import type { SearchState } from '../../model/search-state.ts';
 import { InfoCard } from './InfoCard.tsx';
 import { MapLegend } from './MapLegend.tsx';
@@ -37,7 +38,7 @@ export function ClusterMapChrome({ tab, clusters, cardAt, width, showUser }: Pro
         {failed
           ? 'The map could not load its counts. Move the map to try again.'
           : view
-            ? `${view.answer.total} ${inViewNoun(tab, view.answer.total)} in view`
+            ? `${resultCount(view.answer.total, true)} ${inViewNoun(tab, view.answer.total)} in view`
             : ''}
       </p>
       {open?.location && cardAt && (
