@@ -31,6 +31,8 @@ type Walk = {
   longest: number;
   /** When the longest task started, in ms after the page's navigation began: tells its phase apart. */
   longestAt: number;
+  /** What the longest task was doing, from the animation frame that holds it (see describeFrame). */
+  longestWhat: string;
   /** The longest after the first clusters were drawn: while zooming, panning and searching. */
   longestMoving: number;
   total: number;
@@ -80,16 +82,66 @@ function nextClusters(page: Page): Promise<unknown> {
     .catch(() => undefined);
 }
 
+/** A long animation frame, as the page's observer keeps it. */
+type Frame = { start: number; end: number; rendering: number; scripts: { what: string; ms: number }[] };
+
+/**
+ * The scripts and the rendering of the animation frame that holds a task, longest first:
+ * "index-….js 118 ms", "FrameRequestCallback (maplibre) 64 ms, rendering 71 ms". Empty when no
+ * long animation frame overlaps it.
+ */
+function describeFrame(frames: Frame[], start: number, duration: number): string {
+  // The frame that overlaps the task most (their clocks are read at slightly different points).
+  const overlap = (f: Frame) => Math.min(f.end, start + duration) - Math.max(f.start, start);
+  const frame = frames.filter((f) => overlap(f) > 0).sort((a, b) => overlap(b) - overlap(a))[0];
+  if (!frame) return '';
+  const parts = frame.scripts
+    .filter((script) => script.ms >= 5)
+    .sort((a, b) => b.ms - a.ms)
+    .slice(0, 2)
+    .map((script) => `${script.what} ${script.ms.toFixed(0)} ms`);
+  if (frame.rendering >= 5) parts.push(`rendering ${frame.rendering.toFixed(0)} ms`);
+  return parts.join(', ');
+}
+
 async function walk(browser: Browser, baseUrl: string): Promise<Walk> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, deviceScaleFactor: 1 });
   try {
     const page = await context.newPage();
     await page.addInitScript(() => {
       const seen: [number, number][] = [];
-      (window as unknown as { __longTasks: [number, number][] }).__longTasks = seen;
+      const frames: Frame[] = [];
+      const w = window as unknown as { __longTasks: [number, number][]; __frames: Frame[] };
+      w.__longTasks = seen;
+      w.__frames = frames;
       new PerformanceObserver((list) => {
         for (const entry of list.getEntries()) seen.push([entry.startTime, entry.duration]);
       }).observe({ type: 'longtask', buffered: true });
+      // Long animation frames name the scripts that ran in them and how long rendering took.
+      type Script = { invoker: string; sourceURL: string; duration: number };
+      type LongFrame = PerformanceEntry & { renderStart: number; scripts: Script[] };
+      if (PerformanceObserver.supportedEntryTypes.includes('long-animation-frame'))
+        new PerformanceObserver((list) => {
+          for (const entry of list.getEntries() as LongFrame[])
+            frames.push({
+              start: entry.startTime,
+              end: entry.startTime + entry.duration,
+              rendering: entry.renderStart ? entry.startTime + entry.duration - entry.renderStart : 0,
+              scripts: entry.scripts.map((script) => ({
+                what: `${script.invoker.split('/').pop()}${
+                  script.invoker.startsWith('http')
+                    ? ''
+                    : ` (${
+                        script.sourceURL
+                          .split('/')
+                          .pop()
+                          ?.replace(/-[\w-]{8}\.js$/, '') ?? ''
+                      })`
+                }`,
+                ms: script.duration,
+              })),
+            });
+        }).observe({ type: 'long-animation-frame', buffered: true });
     });
     const cdp = await context.newCDPSession(page);
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: CPU_SLOWDOWN });
@@ -115,9 +167,10 @@ async function walk(browser: Browser, baseUrl: string): Promise<Walk> {
       await searched;
       await page.waitForTimeout(500);
     }
-    const all = await page.evaluate(
-      () => (window as unknown as { __longTasks: [number, number][] }).__longTasks,
-    );
+    const { all, frames } = await page.evaluate(() => {
+      const w = window as unknown as { __longTasks: [number, number][]; __frames: Frame[] };
+      return { all: w.__longTasks, frames: w.__frames };
+    });
     const tasks = all.map(([, duration]) => duration);
     const moving = all.filter(([start]) => start >= opened).map(([, duration]) => duration);
     const [longestAt, longest] = all.reduce<[number, number]>(
@@ -127,6 +180,7 @@ async function walk(browser: Browser, baseUrl: string): Promise<Walk> {
     return {
       longest,
       longestAt,
+      longestWhat: describeFrame(frames, longestAt, longest),
       longestMoving: Math.max(0, ...moving),
       total: tasks.reduce((sum, t) => sum + t, 0),
       count: tasks.length,
@@ -176,9 +230,9 @@ export async function mapPageRows(
       const show = figures[label]
         .map(
           (w) =>
-            `${w.longest.toFixed(0)} ms at ${(w.longestAt / 1000).toFixed(1)} s, moving ${w.longestMoving.toFixed(0)} ms (${w.count} tasks, ${w.total.toFixed(0)} ms)`,
+            `${w.longest.toFixed(0)} ms at ${(w.longestAt / 1000).toFixed(1)} s${w.longestWhat ? ` [${w.longestWhat}]` : ''}, moving ${w.longestMoving.toFixed(0)} ms (${w.count} tasks, ${w.total.toFixed(0)} ms)`,
         )
-        .join(', ');
+        .join('; ');
       console.log(
         `   map page, ${label}: ${figures[label][0]?.clusters ?? 0} clusters at first; longest task per walk ${show}`,
       );
