@@ -18,10 +18,12 @@ export default defineConfig({
     chunkSizeWarningLimit: 1100,
     rolldownOptions: {
       output: {
-        // Chromium compiles every function of the street map's engine while it streams the chunk
-        // in, off the main thread, instead of one by one on the main thread at first call: the
-        // map's start (constructor, first frame) calls most of them at once.
-        postBanner: (chunk) => (chunk.name === 'maplibre' ? '//# allFunctionsCalledOnLoad' : ''),
+        // Chromium compiles every function of these chunks while it streams them in, off the main
+        // thread, instead of one by one on the main thread at first call: the street map's start
+        // (constructor, first frame) calls most of its engine at once, and React DOM's start most
+        // of React.
+        postBanner: (chunk) =>
+          ['maplibre', 'react'].includes(chunk.name) ? '//# allFunctionsCalledOnLoad' : '',
         // The React runtime changes least often: its own long-cached chunk (and the size baseline).
         codeSplitting: {
           groups: [
