@@ -49,6 +49,7 @@ export default function StreetMapView({
   const container = useRef<HTMLDivElement>(null);
   const [map, setMap] = useState<maplibregl.Map | null>(null);
   const [camera, setCamera] = useState<Camera | null>(null);
+  const [drawn, setDrawn] = useState(false);
   const [, redraw] = useReducer((n: number) => n + 1, 0);
   const moves: ClusterMapCamera | null = map && {
     zoom: () => map.getZoom(),
@@ -95,6 +96,10 @@ export default function StreetMapView({
       });
       // An open card follows its point while the map moves.
       made.on('move', () => openRef.current && redraw());
+      // The canvas is shown a frame after the map first drew on it. Where the browser composites
+      // in software (no usable GPU), showing a WebGL canvas reads its pixels back on the main
+      // thread: in the frame that also runs the map's first draw, the two made one long task.
+      void made.once('render', () => requestAnimationFrame(() => setDrawn(true)));
     };
     let starting: ReturnType<typeof setTimeout> | undefined;
     const frame = requestAnimationFrame(() => (starting = setTimeout(start)));
@@ -178,7 +183,11 @@ export default function StreetMapView({
 
   return (
     <div className="street-map" onKeyDown={(e) => e.key === 'Escape' && clusters.close()}>
-      <div ref={container} className="street-map__canvas" onClick={clusters.close} />
+      <div
+        ref={container}
+        className={`street-map__canvas${drawn ? '' : ' street-map__canvas--blank'}`}
+        onClick={clusters.close}
+      />
       <ClusterMapChrome
         tab={tab}
         clusters={clusters}
