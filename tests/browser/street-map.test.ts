@@ -3,6 +3,7 @@
 // zooming into a cluster, "Search this area", a cat added (then deleted) through the API changing a
 // count live, hover sync, keyboard, the fallback, and placing a shop on the map in the forms.
 import { createServer, type Server } from 'node:http';
+import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import {
@@ -44,6 +45,26 @@ const city = cityOwnedBy(suite, 'mapper', SHOPS);
 const clusterButtons = (page: Page) =>
   page.getByRole('button', { name: /^\d+ cats? near here$|^Cat \d+[ab]$|^Solo$/ });
 
+/**
+ * The colour the street map's canvas shows most, as the page shows it (markers and controls lie
+ * over parts of it): red, green and blue, from a 7 by 7 grid of points.
+ */
+async function canvasColour(page: Page): Promise<number[]> {
+  const png = await page.locator('.street-map canvas').screenshot();
+  const { data, info } = await sharp(png).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  const seen = new Map<string, number>();
+  for (let row = 1; row <= 7; row++)
+    for (let column = 1; column <= 7; column++) {
+      const x = Math.floor((column * info.width) / 8);
+      const y = Math.floor((row * info.height) / 8);
+      const at = (y * info.width + x) * info.channels;
+      const key = [...data.subarray(at, at + 3)].join(',');
+      seen.set(key, (seen.get(key) ?? 0) + 1);
+    }
+  const [top] = [...seen].sort((a, b) => b[1] - a[1]);
+  return top![0].split(',').map(Number);
+}
+
 /** Content Security Policy complaints in the page's console (MapLibre's worker and tiles need none). */
 function cspViolations(page: Page): string[] {
   const found: string[] = [];
@@ -60,6 +81,8 @@ describe('the street map', () => {
     await gotoRoute(page, suite.server, '/search');
     await page.locator('.street-map canvas').waitFor({ timeout: 20_000 });
     expect(await page.getByRole('region', { name: /^Street map\./ }).count()).toBe(1);
+    // The canvas is shown, and what it shows is the style's land (the box behind it is another colour).
+    await expect.poll(() => canvasColour(page), { timeout: 15_000 }).toEqual([0xef, 0xe9, 0xe1]);
     // Midtown at the spec's zoom 12 (Google's scale; 11 on the street map's 512-pixel tiles).
     await expect.poll(() => mapRequests.length, { timeout: 15_000 }).toBeGreaterThan(0);
     expectMidtownStart(mapRequests[0]!, 11);
@@ -171,7 +194,11 @@ describe('the street map', () => {
     // The API is there, but no context is made (a blocked GPU): the map's own constructor finds out.
     await page.addInitScript(() => {
       const getContext = HTMLCanvasElement.prototype.getContext;
-      HTMLCanvasElement.prototype.getContext = function (this: HTMLCanvasElement, kind: string, ...rest: never[]) {
+      HTMLCanvasElement.prototype.getContext = function (
+        this: HTMLCanvasElement,
+        kind: string,
+        ...rest: never[]
+      ) {
         return kind.startsWith('webgl') ? null : getContext.call(this, kind as '2d', ...rest);
       } as typeof getContext;
     });
