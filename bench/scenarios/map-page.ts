@@ -120,6 +120,12 @@ async function walk(browser: Browser, baseUrl: string): Promise<Walk> {
       // Long animation frames name the scripts that ran in them and how long rendering took.
       type Script = { invoker: string; sourceURL: string; duration: number };
       type LongFrame = PerformanceEntry & { renderStart: number; scripts: Script[] };
+      const file = (url: string) => url.split('/').pop() ?? '';
+      // A script file runs as itself ("index-….js"); a callback is named with its chunk ("(react)").
+      const label = (script: Script) =>
+        script.invoker.startsWith('http')
+          ? file(script.invoker)
+          : `${script.invoker} (${file(script.sourceURL).replace(/-[\w-]{8}\.js$/, '')})`;
       if (PerformanceObserver.supportedEntryTypes.includes('long-animation-frame'))
         new PerformanceObserver((list) => {
           for (const entry of list.getEntries() as LongFrame[])
@@ -127,19 +133,7 @@ async function walk(browser: Browser, baseUrl: string): Promise<Walk> {
               start: entry.startTime,
               end: entry.startTime + entry.duration,
               rendering: entry.renderStart ? entry.startTime + entry.duration - entry.renderStart : 0,
-              scripts: entry.scripts.map((script) => ({
-                what: `${script.invoker.split('/').pop()}${
-                  script.invoker.startsWith('http')
-                    ? ''
-                    : ` (${
-                        script.sourceURL
-                          .split('/')
-                          .pop()
-                          ?.replace(/-[\w-]{8}\.js$/, '') ?? ''
-                      })`
-                }`,
-                ms: script.duration,
-              })),
+              scripts: entry.scripts.map((script) => ({ what: label(script), ms: script.duration })),
             });
         }).observe({ type: 'long-animation-frame', buffered: true });
     });

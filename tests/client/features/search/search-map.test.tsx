@@ -36,7 +36,20 @@ async function renderMap(mapStyleUrl: string | null) {
 afterEach(() => {
   cleanup();
   vi.unstubAllGlobals();
+  vi.doUnmock(STREET_MAP);
 });
+
+const STREET_MAP = '../../../../client/src/features/search/components/map/StreetMapView.tsx';
+
+/** The street map's module replaced (maplibre cannot draw here); the spy tells whether it was loaded. */
+function streetMapStandIn() {
+  const loaded = vi.fn();
+  vi.doMock(STREET_MAP, () => {
+    loaded();
+    return { default: () => <p>street map stand-in</p> };
+  });
+  return loaded;
+}
 
 describe('which map the search screen shows without a Google key', () => {
   it('draws its own map, saying the street map is off, when the site has no style', async () => {
@@ -45,12 +58,25 @@ describe('which map the search screen shows without a Google key', () => {
     expect(screen.getByRole('application', { name: /^Map of 0 locations/ })).toBeTruthy();
   });
 
-  it('draws its own map, saying why, when the browser has no WebGL', async () => {
+  it('draws its own map, saying why, when the browser has no WebGL, without loading the street map', async () => {
+    const loaded = streetMapStandIn();
     vi.stubGlobal('WebGLRenderingContext', undefined);
     await renderMap('https://tiles.example.org/style.json');
     await screen.findByText(
       'Street map needs WebGL, which this browser does not offer: showing a drawn map.',
     );
     expect(screen.getByRole('application', { name: /^Map of 0 locations/ })).toBeTruthy();
+    expect(loaded).not.toHaveBeenCalled();
+  });
+
+  it('loads the street map when the browser has the WebGL API, making no context to test it', async () => {
+    const loaded = streetMapStandIn();
+    vi.stubGlobal('WebGLRenderingContext', class {});
+    const getContext = vi.spyOn(HTMLCanvasElement.prototype, 'getContext');
+    await renderMap('https://tiles.example.org/style.json');
+    await screen.findByText('street map stand-in');
+    expect(loaded).toHaveBeenCalled();
+    expect(getContext).not.toHaveBeenCalled();
+    vi.restoreAllMocks();
   });
 });

@@ -76,7 +76,7 @@ export default function StreetMapView({
     // context, its painter) is one of the page's longest pieces of work, so it neither shares a task
     // with React's commit of the page nor lays that page out again (the map measures its box).
     const start = () => {
-      created = openStreetMap({
+      const made = openStreetMap({
         container: element,
         style: styleUrl,
         ...view,
@@ -88,8 +88,8 @@ export default function StreetMapView({
         },
         onFail,
       });
-      const made = created;
       if (!made) return;
+      created = made;
       made.on('moveend', (event: { originalEvent?: Event; byUser?: boolean }) => {
         setCamera(cameraOf(made));
         if (event.originalEvent || event.byUser) markMoved();
