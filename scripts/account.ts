@@ -10,7 +10,7 @@ import { exportAccountByUsername } from '../server/accounts/export.ts';
 import { deleteAccountByUsername, type DeletedAccount } from '../server/accounts/operator.ts';
 import { loadConfig } from '../server/config.ts';
 import { AppError } from '../server/errors.ts';
-import { closeServices, createServices, type Services } from '../server/services.ts';
+import { closeServices, createLogger, createServices, type Services } from '../server/services.ts';
 import { runningAppOrExit } from './running-app.ts';
 
 const USAGE = [
@@ -44,9 +44,11 @@ async function run<T>(
 ): Promise<T> {
   let services: Services;
   try {
-    services = await createServices(loadConfig());
+    const config = loadConfig();
+    // Logs go to stderr: an export on stdout must be the document alone.
+    services = await createServices(config, { logger: createLogger(config, 'stderr') });
   } catch (error) {
-    // stderr: an export on stdout must be the document alone.
+    // stderr too: an export on stdout must be the document alone.
     return runningAppOrExit(error, { notice: 'stderr' }).call<T>(command, { username: parsed!.username });
   }
   try {

@@ -35,11 +35,15 @@ export type ServiceOptions = {
   boundStatements?: boolean;
 };
 
-export function createLogger(config: Config): Logger {
-  return pino({
-    level: config.logLevel,
-    redact: { paths: ['req.headers.authorization', '*.password', '*.password_hash'], censor: '[redacted]' },
-  });
+/** The process's logger, on stdout; on stderr for a command whose stdout is its result. */
+export function createLogger(config: Config, to: 'stdout' | 'stderr' = 'stdout'): Logger {
+  return pino(
+    {
+      level: config.logLevel,
+      redact: { paths: ['req.headers.authorization', '*.password', '*.password_hash'], censor: '[redacted]' },
+    },
+    pino.destination(to === 'stderr' ? 2 : 1),
+  );
 }
 
 export async function createServices(config: Config, options: ServiceOptions = {}): Promise<Services> {
