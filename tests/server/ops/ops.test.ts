@@ -59,6 +59,22 @@ describe('operations surface', () => {
     expect(connect).toEqual(["'self'"]);
   });
 
+  it('sends the same security headers on answers, errors and unknown paths', async () => {
+    const security = (headers: Record<string, unknown>) =>
+      Object.fromEntries(
+        ['content-security-policy', 'strict-transport-security', 'x-frame-options', 'referrer-policy'].map(
+          (name) => [name, headers[name]],
+        ),
+      );
+    const ok = await t.app.inject({ method: 'GET', url: '/api/health' });
+    const missing = await t.app.inject({ method: 'GET', url: '/api/no-such-thing' });
+    const invalid = await t.app.inject({ method: 'GET', url: '/api/map?west=1' });
+    expect([ok.statusCode, missing.statusCode, invalid.statusCode]).toEqual([200, 404, 400]);
+    expect(security(ok.headers)['strict-transport-security']).toMatch(/^max-age=\d+/);
+    expect(security(missing.headers)).toEqual(security(ok.headers));
+    expect(security(invalid.headers)).toEqual(security(ok.headers));
+  });
+
   it('lets the page connect to the public address and Google Maps only when they are configured', () => {
     const config = { ...t.services.config, publicBaseUrl: 'https://cats.example.org', googleMapsApiKey: 'k' };
     expect(connectSources(config)).toEqual([
