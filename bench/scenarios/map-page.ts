@@ -83,7 +83,19 @@ function nextClusters(page: Page): Promise<unknown> {
 }
 
 /** A long animation frame, as the page's observer keeps it. */
-type Frame = { start: number; end: number; rendering: number; scripts: { what: string; ms: number }[] };
+type Frame = {
+  start: number;
+  end: number;
+  rendering: number;
+  scripts: { invoker: string; sourceURL: string; ms: number }[];
+};
+
+/** A script file runs as itself ("index-….js"); a callback is named with its chunk ("(react)"). */
+function scriptLabel({ invoker, sourceURL }: { invoker: string; sourceURL: string }): string {
+  const file = (url: string) => url.split('/').pop() ?? '';
+  if (invoker.startsWith('http')) return file(invoker);
+  return `${invoker} (${file(sourceURL).replace(/-[\w-]{8}\.js$/, '')})`;
+}
 
 /**
  * The scripts and the rendering of the animation frame that holds a task, longest first:
@@ -99,7 +111,7 @@ function describeFrame(frames: Frame[], start: number, duration: number): string
     .filter((script) => script.ms >= 5)
     .sort((a, b) => b.ms - a.ms)
     .slice(0, 2)
-    .map((script) => `${script.what} ${script.ms.toFixed(0)} ms`);
+    .map((script) => `${scriptLabel(script)} ${script.ms.toFixed(0)} ms`);
   if (frame.rendering >= 5) parts.push(`rendering ${frame.rendering.toFixed(0)} ms`);
   return parts.join(', ');
 }
@@ -117,15 +129,10 @@ async function walk(browser: Browser, baseUrl: string): Promise<Walk> {
       new PerformanceObserver((list) => {
         for (const entry of list.getEntries()) seen.push([entry.startTime, entry.duration]);
       }).observe({ type: 'longtask', buffered: true });
-      // Long animation frames name the scripts that ran in them and how long rendering took.
+      // Long animation frames name the scripts that ran in them and how long rendering took. No
+      // named functions in here: run through tsx, they would call a helper the page does not have.
       type Script = { invoker: string; sourceURL: string; duration: number };
       type LongFrame = PerformanceEntry & { renderStart: number; scripts: Script[] };
-      const file = (url: string) => url.split('/').pop() ?? '';
-      // A script file runs as itself ("index-….js"); a callback is named with its chunk ("(react)").
-      const label = (script: Script) =>
-        script.invoker.startsWith('http')
-          ? file(script.invoker)
-          : `${script.invoker} (${file(script.sourceURL).replace(/-[\w-]{8}\.js$/, '')})`;
       if (PerformanceObserver.supportedEntryTypes.includes('long-animation-frame'))
         new PerformanceObserver((list) => {
           for (const entry of list.getEntries() as LongFrame[])
@@ -133,7 +140,11 @@ async function walk(browser: Browser, baseUrl: string): Promise<Walk> {
               start: entry.startTime,
               end: entry.startTime + entry.duration,
               rendering: entry.renderStart ? entry.startTime + entry.duration - entry.renderStart : 0,
-              scripts: entry.scripts.map((script) => ({ what: label(script), ms: script.duration })),
+              scripts: entry.scripts.map((script) => ({
+                invoker: script.invoker,
+                sourceURL: script.sourceURL,
+                ms: script.duration,
+              })),
             });
         }).observe({ type: 'long-animation-frame', buffered: true });
     });
