@@ -19,6 +19,17 @@ import type { BenchRow } from '../types.ts';
 const CPU_SLOWDOWN = 4;
 const LONG_TASK_TARGET_MS = 100;
 const STEP_WAIT_MS = 8_000;
+/**
+ * Playwright drives the page through the inspector, which makes V8 record a stack trace with line
+ * and column for every error the page creates, and V8 re-parses every function on the stack to
+ * find them. React DOM creates three errors as its module starts, inside its module's one large
+ * function, so the inspector alone made React DOM's start a page's longest task: 215 to 470 ms
+ * (with the inspector) against 13 to 200 ms (positions kept at compile) in alternating loads here.
+ * A visitor's browser has no inspector attached. With positions kept as functions are compiled,
+ * the inspector costs nothing more, and compiling costs a little more than in a visitor's browser:
+ * if anything the figure is pessimistic.
+ */
+const BROWSER_ARGS = ['--js-flags=--no-enable-lazy-source-positions'];
 
 const STYLE = {
   version: 8,
@@ -218,7 +229,7 @@ export async function mapPageRows(
   await new Promise<void>((resolve) => styleServer.listen(0, '127.0.0.1', resolve));
   const address = styleServer.address();
   const styleUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/style.json`;
-  const browser = await launchBrowser();
+  const browser = await launchBrowser(BROWSER_ARGS);
   const figures: Record<'city' | 'empty', Walk[]> = { city: [], empty: [] };
   try {
     for (const [label, db] of [

@@ -129,8 +129,12 @@ export async function startServer(extraEnv: Record<string, string> = {}): Promis
   return { baseUrl, port, output: () => log, stop };
 }
 
-export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
+export function launchBrowser(extraArgs: string[] = []): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    args: [...CHROMIUM_ARGS, ...extraArgs],
+    headless: true,
+  });
 }
 
 export type BrowserSuite = { readonly server: RunningServer; readonly browser: Browser };
