@@ -50,7 +50,8 @@ export function styleSources(config: Config): string[] {
 /**
  * Helmet's headers for these options, worked out once: none of them depends on the request.
  * (Fastify's helmet plugin builds helmet's whole middleware, parsing the policy's directives, for
- * every request: about 6% of the CPU an answer from /api/map takes under load.)
+ * every request: in alternating runs of the whole city's /api/map answers at 32 connections, the
+ * api spent 0.94-1.23 ms of CPU a request with the plugin and 0.79-0.97 ms without.)
  */
 export function securityHeaders(options: HelmetOptions): Record<string, string> {
   const headers: Record<string, string> = {};
