@@ -53,7 +53,7 @@ export function styleSources(config: Config): string[] {
  * every request: in alternating runs of the whole city's /api/map answers at 32 connections, the
  * api spent 0.94-1.23 ms of CPU a request with the plugin and 0.79-0.97 ms without.)
  */
-export function securityHeaders(options: HelmetOptions): Record<string, string> {
+function securityHeaders(options: HelmetOptions): Record<string, string> {
   const headers: Record<string, string> = {};
   const response = {
     setHeader: (name: string, value: string) => void (headers[name.toLowerCase()] = value),
