@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
 import WebSocket from 'ws';
 import { openDatabase, type Database } from '../../server/db/database.ts';
 import { projections } from '../../server/domains.ts';
@@ -14,6 +15,17 @@ import {
 
 const EVENTS = Number(process.env.LIVE_FAULT_EVENTS ?? 5000);
 const CLIENTS = 8;
+const CATCH_UP_MS = Number(process.env.LIVE_FAULT_CATCH_UP_MS ?? 180_000);
+
+/** The server's transactions that hold a transaction id, oldest first, and what each is doing. */
+async function openTransactions(database: Database): Promise<string> {
+  const { rows } = await sql<{ pid: number; xid: string; state: string; since: string; query: string }>`
+    select pid, backend_xid::text as xid, state, (now() - xact_start)::text as since, left(query, 200) as query
+    from pg_stat_activity
+    where backend_xid is not null
+    order by xact_start`.execute(database.db);
+  return JSON.stringify(rows);
+}
 
 /** A stream client that keeps dropping its connection at random and resumes from its cursor. */
 function flakyClient(wsUrl: string, random: () => number) {
@@ -151,10 +163,15 @@ describe('WebSocket clients dropping at random during a stream of 5,000 events',
     try {
       await waitFor(
         async () => clients.every((c) => c.seen.size === EVENTS),
-        180_000,
+        CATCH_UP_MS,
         () =>
           `every client to catch up (seen: ${clients.map((c) => `${c.seen.size} ${JSON.stringify(c.stats())}`).join('; ')})`,
       );
+    } catch (error) {
+      // Replay stops at the oldest open transaction holding an id: name what was open then.
+      throw new Error(`${(error as Error).message}; open then: ${await openTransactions(database)}`, {
+        cause: error,
+      });
     } finally {
       clients.forEach((c) => c.stop());
     }
