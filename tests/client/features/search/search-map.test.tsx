@@ -33,13 +33,14 @@ async function renderMap(mapStyleUrl: string | null) {
   );
 }
 
+const STREET_MAP = '../../../../client/src/features/search/components/map/StreetMapView.tsx';
+
 afterEach(() => {
   cleanup();
   vi.unstubAllGlobals();
   vi.doUnmock(STREET_MAP);
+  vi.restoreAllMocks();
 });
-
-const STREET_MAP = '../../../../client/src/features/search/components/map/StreetMapView.tsx';
 
 /** The street map's module replaced (maplibre cannot draw here); the spy tells whether it was loaded. */
 function streetMapStandIn() {
@@ -77,6 +78,5 @@ describe('which map the search screen shows without a Google key', () => {
     await screen.findByText('street map stand-in');
     expect(loaded).toHaveBeenCalled();
     expect(getContext).not.toHaveBeenCalled();
-    vi.restoreAllMocks();
   });
 });
