@@ -85,7 +85,7 @@ function kinds(perKind: number): Kind[] {
   ];
 }
 
-type Timed = { latencies: number[]; seconds: number; errors: number };
+export type Timed = { latencies: number[]; seconds: number; errors: number };
 
 /** Runs `count` jobs with `concurrency` in flight, each once. */
 async function runAll(count: number, concurrency: number, job: (n: number) => Promise<void>): Promise<Timed> {
@@ -134,7 +134,7 @@ function httpGet(url: string): Promise<void> {
   });
 }
 
-async function httpRun(baseUrl: string, paths: string[], concurrency: number): Promise<Timed> {
+export async function httpRun(baseUrl: string, paths: string[], concurrency: number): Promise<Timed> {
   return runAll(paths.length, concurrency, (n) => httpGet(`${baseUrl}${paths[n]}`));
 }
 
