@@ -14,8 +14,13 @@ import { SearchRoute } from '../features/search/routes/SearchRoute.tsx';
 
 type PageModule = { default: ComponentType };
 
-// The search screen below its heading (the heading ships with the shell, see SearchRoute).
-const SearchPage = lazy(() => withServerData(() => import('../features/search/routes/SearchPage.tsx')));
+// The search screen below its heading (the heading ships with the shell, see SearchRoute), loaded
+// once: when the search route first renders, or as the app starts on it (see createAppRouter).
+let searchPageModule: Promise<PageModule> | undefined;
+function loadSearchPage(): Promise<PageModule> {
+  return (searchPageModule ??= withServerData(() => import('../features/search/routes/SearchPage.tsx')));
+}
+const SearchPage = lazy(loadSearchPage);
 
 /** A page's module with the server-data cache around the page; the cache's code loads with it. */
 async function withServerData(load: () => Promise<PageModule>): Promise<PageModule> {
@@ -76,5 +81,12 @@ export const routes: RouteObject[] = [
 ];
 
 export function createAppRouter() {
-  return createHashRouter(routes);
+  const router = createHashRouter(routes);
+  // Opened on the search route, its screen's code starts loading now, in a task of its own, as a
+  // `lazy` route's code does when the router starts: not once React has started and rendered the
+  // route, and not inside that render (linking its chunk's dependencies was part of a long task).
+  // A failure is React's to show when it renders the route (the same promise).
+  if (router.state.matches.some((match) => match.route.path === 'search'))
+    setTimeout(() => void loadSearchPage().catch(() => {}));
+  return router;
 }
