@@ -275,12 +275,33 @@ describe('the street map', () => {
     await context.close();
   });
 
-  it('fits a phone screen', async () => {
+  it('fits a phone screen, its count, "Search this area" and zoom buttons apart', async () => {
     const { context, page } = await newPage(suite.browser, { viewport: 'phone' });
     await gotoRoute(page, suite.server, `/search?area=${CITY_AREA}`);
     await clusterButtons(page).first().waitFor({ timeout: 20_000 });
     const width = await page.evaluate(() => document.documentElement.scrollWidth);
     expect(width).toBeLessThanOrEqual(375);
+    // (Earlier tests here may have added a shop of their own.)
+    await waitForInView(page, (n) => n >= CAT_COUNT);
+    // Moved by the keyboard, the map offers its area.
+    await page.getByRole('region', { name: /^Street map\./ }).focus();
+    await page.keyboard.press('ArrowLeft');
+    const searchArea = page.getByRole('button', { name: 'Search this area' });
+    await searchArea.waitFor({ timeout: 15_000 });
+    const boxes = await Promise.all(
+      [
+        page.locator('.street-map .cluster-map__status'),
+        searchArea,
+        page.getByRole('button', { name: 'Zoom in' }),
+      ].map(async (l) => (await l.boundingBox())!),
+    );
+    const overlap = (a: (typeof boxes)[0], b: (typeof boxes)[0]) =>
+      a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+    expect([
+      overlap(boxes[0]!, boxes[1]!),
+      overlap(boxes[0]!, boxes[2]!),
+      overlap(boxes[1]!, boxes[2]!),
+    ]).toEqual([false, false, false]);
     await screenshot(page, 'street-map-city', 'phone');
     await context.close();
   });
