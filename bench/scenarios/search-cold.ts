@@ -85,7 +85,7 @@ function kinds(perKind: number): Kind[] {
   ];
 }
 
-export type Timed = { latencies: number[]; seconds: number; errors: number };
+type Timed = { latencies: number[]; seconds: number; errors: number };
 
 /** Runs `count` jobs with `concurrency` in flight, each once. */
 async function runAll(count: number, concurrency: number, job: (n: number) => Promise<void>): Promise<Timed> {
