@@ -2,7 +2,7 @@
 // city's cats put on the map through the API by its owner, the counts read back from the cluster buttons and the status
 // line, and a cat added and deleted inside the searched area changing the count live.
 import { beforeAll, expect } from 'vitest';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { callApi, registerUser, type BrowserSuite, type RunningServer, type TestUser } from './harness.ts';
 
 /** The five boroughs as a searched area: the map opens on the whole city. */
@@ -97,6 +97,19 @@ export async function inView(page: Page): Promise<number> {
   const text = await page.locator('.cluster-map__status').textContent({ timeout: 15_000 });
   // "57,841 cats in view": grouped by thousands.
   return Number(/^([\d,]+) cats? in view$/.exec(text ?? '')?.[1]?.replaceAll(',', '') ?? NaN);
+}
+
+/** That no two of the elements' boxes on the page overlap (what a phone's narrow map must keep). */
+export async function expectApart(elements: Locator[]): Promise<void> {
+  const boxes = await Promise.all(elements.map(async (l) => (await l.boundingBox())!));
+  const overlaps: string[] = [];
+  boxes.forEach((a, i) =>
+    boxes.slice(i + 1).forEach((b, k) => {
+      if (a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height)
+        overlaps.push(`${i} and ${i + 1 + k}`);
+    }),
+  );
+  expect(overlaps).toEqual([]);
 }
 
 export async function waitForInView(page: Page, check: (n: number) => boolean): Promise<void> {
