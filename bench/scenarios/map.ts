@@ -18,7 +18,7 @@ import { generateCity, randomSource } from '../city-data.ts';
 import { BENCH_DATA_KEY, createBenchDatabase, row, settleTables } from '../lib.ts';
 import type { BenchRow, Scenario } from '../types.ts';
 import { mapPageRows } from './map-page.ts';
-import { httpRun, measureKind, WARM_REQUESTS, type Kind, type Request } from './search-cold.ts';
+import { CONNECTIONS, httpRun, measureKind, WARM_REQUESTS, type Kind, type Request } from './search-cold.ts';
 import { startAppProcess, stopAppProcess } from './search.ts';
 
 type View = { name: string; zoom: number; box: { west: number; south: number; east: number; north: number } };
@@ -81,7 +81,7 @@ async function warmApp(baseUrl: string, count: number): Promise<void> {
   for (const [i, view] of VIEWS.entries())
     for (const filtered of [false, true]) {
       const paths = requests(view, filtered, count, 1019 + 2 * i + Number(filtered)).map((r) => r.path);
-      const { errors } = await httpRun(baseUrl, paths, 32);
+      const { errors } = await httpRun(baseUrl, paths, CONNECTIONS);
       if (errors > 0) throw new Error(`warming the app on ${view.name}: ${errors} failed requests`);
     }
 }

@@ -16,7 +16,7 @@ import { percentile, row, sendAsApp, statementsOf } from '../lib.ts';
 import { coldQueries, type TextKind } from '../search-queries.ts';
 import type { BenchRow } from '../types.ts';
 
-const CONNECTIONS = 32;
+export const CONNECTIONS = 32;
 /**
  * Requests that warm the app before it is measured, sent CONNECTIONS at a time: its pool then has
  * its Postgres connections open, as the direct baseline's has (it opens them before its clock).
