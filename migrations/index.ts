@@ -23,6 +23,8 @@ import * as accountPresent from './20261130_0101_account_present.ts';
 import * as searchWordsComplete from './20261201_0101_search_words_complete.ts';
 import * as mapAtCommit from './20261202_0101_map_at_commit.ts';
 import * as mapCellsRebuild from './20261203_0101_map_cells_rebuild.ts';
+import * as catCountShown from './20261204_0101_cat_count_shown.ts';
+import * as loginKnownAddresses from './20261204_0201_login_known_addresses.ts';
 
 export const migrations: Record<string, Migration> = {
   '20261121_0001_event_store': eventStore,
@@ -47,4 +49,6 @@ export const migrations: Record<string, Migration> = {
   '20261201_0101_search_words_complete': searchWordsComplete,
   '20261202_0101_map_at_commit': mapAtCommit,
   '20261203_0101_map_cells_rebuild': mapCellsRebuild,
+  '20261204_0101_cat_count_shown': catCountShown,
+  '20261204_0201_login_known_addresses': loginKnownAddresses,
 };

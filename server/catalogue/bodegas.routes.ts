@@ -25,7 +25,7 @@ const bodegaRoutes: FastifyPluginAsync<{ lists: ReaderLists }> = async (app, { l
   const geocoder = createGeocoder(config, logger);
 
   registerReadAndDelete(app, bodega);
-  registerAdd(app, bodega, BodegaBody, async (body, userId) => {
+  registerAdd(app, bodega, BodegaBody, async (body, author) => {
     const coordinates = coordinatesOf(body) ?? (await geocoder.geocode(body.address));
     const fields = {
       name: body.name,
@@ -36,13 +36,13 @@ const bodegaRoutes: FastifyPluginAsync<{ lists: ReaderLists }> = async (app, { l
       phone: body.phone ?? '',
       hours: body.hours ?? '',
     };
-    return (ctx) => addBodega(ctx, fields, userId);
+    return (ctx) => addBodega(ctx, fields, author);
   });
-  registerEdit(app, bodega, BodegaBody, async ({ id, userId, expected }, body) => {
+  registerEdit(app, bodega, BodegaBody, async ({ id, actor, expected }, body) => {
     const { latitude, longitude, ...text } = body;
     const given = coordinatesOf({ latitude, longitude });
     const geocoded = given ? undefined : await geocodeIfMoved(id, text.address);
-    return (ctx) => editBodega(ctx, id, userId, expected, { text, coordinates: given, geocoded });
+    return (ctx) => editBodega(ctx, id, actor, expected, { text, coordinates: given, geocoded });
   });
 
   /** A new address is looked up again (before the transaction); an unchanged one is not. */

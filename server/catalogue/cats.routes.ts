@@ -25,11 +25,12 @@ const catRoutes: FastifyPluginAsync<{ lists: ReaderLists }> = async (app, { list
   const geocoder = createGeocoder(config, logger);
 
   registerReadAndDelete(app, cat);
-  registerAdd(app, cat, NewCatBody, async (body, userId) => {
+  registerAdd(app, cat, NewCatBody, async (body, author) => {
     const given = coordinatesOf(body);
-    // Look the address up before the transaction, and only for a bodega we do not know yet.
+    // Look the address up before the transaction, and only for a bodega the caller does not have yet.
     let coordinates: Coordinates | null = given;
-    if (!given && (await findBodegaIdByKey(db, bodegaMatchKey(body.bodega_name, body.address))) === null)
+    const key = bodegaMatchKey(body.bodega_name, body.address);
+    if (!given && (await findBodegaIdByKey(db, key, { reader: author })) === null)
       coordinates = await geocoder.geocode(body.address);
     const bodegaFields = {
       name: body.bodega_name,
@@ -41,17 +42,17 @@ const catRoutes: FastifyPluginAsync<{ lists: ReaderLists }> = async (app, { list
       hours: '',
     };
     return async (ctx) => {
-      const bodegaId = await findOrAddBodega(ctx, bodegaFields, userId);
-      return addCat(ctx, bodegaId, newCatFields(body), userId);
+      const bodegaId = await findOrAddBodega(ctx, bodegaFields, author);
+      return addCat(ctx, bodegaId, newCatFields(body), author.id);
     };
   });
   registerEdit(
     app,
     cat,
     CatEditBody,
-    async ({ id, userId, expected }, edit) =>
+    async ({ id, actor, expected }, edit) =>
       (ctx) =>
-        editCat(ctx, id, userId, expected, edit),
+        editCat(ctx, id, actor.id, expected, edit),
   );
 };
 

@@ -5,7 +5,7 @@ import type { DB, TargetType } from '../db/schema.ts';
 import { ConcurrencyError, NotFound } from '../errors.ts';
 import { nextId, type EventStore } from '../events/store.ts';
 import { streamIds, type BodegaFields, type CatFields, type EventMetadata } from '../events/types.ts';
-import { lockTarget } from '../events/targets.ts';
+import { lockTarget, type Reader } from '../events/targets.ts';
 import { deletePhotosOfTarget, lockTargetPhotos } from '../photos/commands.ts';
 import { decideBodega, type BodegaText } from './bodega.ts';
 import { decideCat, type CatEdit } from './cat.ts';
@@ -18,44 +18,74 @@ export type WriteContext = { trx: Kysely<DB>; store: EventStore; metadata: Event
 /** The ids a deletion removed, by kind: what else holds them (readers' lists) lets them go too. */
 export type Removed = Record<TargetType, number[]>;
 
-/** The live bodega with this name and address (case- and whitespace-insensitive), if any. */
-export async function findBodegaIdByKey(db: Kysely<DB>, matchKey: string): Promise<number | null> {
-  const row = await db
-    .selectFrom('bodegas')
-    .select('id')
-    .where('match_key', '=', matchKey)
-    .orderBy('id')
-    .executeTakeFirst();
+/**
+ * Who a name-and-address lookup is for: a caller sees only the bodegas shown to them (a bodega
+ * moderation hid is not there for anyone but its creator and moderators), an operator's tool all.
+ */
+export type LookupFor = { reader: Reader } | 'operator';
+
+/**
+ * The live bodega with this name and address (case- and whitespace-insensitive) that `lookup` may
+ * see, if any; a shown one before a hidden one. To a caller who may not see a hidden bodega, its
+ * name and address are free: adding one makes a new bodega of their own, so nothing of the hidden
+ * one (its text, its id, that it exists) reaches them, and what they add is not hidden with it.
+ */
+export async function findBodegaIdByKey(
+  db: Kysely<DB>,
+  matchKey: string,
+  lookup: LookupFor,
+): Promise<number | null> {
+  let query = db.selectFrom('bodegas').select('id').where('match_key', '=', matchKey);
+  if (lookup !== 'operator' && lookup.reader?.role !== 'moderator') {
+    const readerId = lookup.reader?.id ?? null;
+    query = query.where((eb) =>
+      readerId === null
+        ? eb('hidden', '=', false)
+        : eb.or([eb('hidden', '=', false), eb('created_by', '=', readerId)]),
+    );
+  }
+  const row = await query.orderBy('hidden').orderBy('id').executeTakeFirst();
   return row ? Number(row.id) : null;
+}
+
+/** Who adds or edits: the signed-in caller, or `null` for the operator's seed (which sees everything). */
+export type Author = Reader;
+
+function lookupOf(author: Author): LookupFor {
+  return author === null ? 'operator' : { reader: author };
 }
 
 export async function addBodega(
   { trx, store, metadata }: WriteContext,
   fields: BodegaFields,
-  createdBy: number | null,
+  author: Author,
 ): Promise<number> {
   const key = bodegaMatchKey(fields.name, fields.address);
   await lockBodegaKey(trx, key);
-  const duplicateOf = await findBodegaIdByKey(trx, key);
+  const duplicateOf = await findBodegaIdByKey(trx, key, lookupOf(author));
+  const createdBy = author?.id ?? null;
   const bodegaId = await nextId(trx, 'bodega_ids');
   const events = decideBodega({ type: 'AddBodega', bodegaId, createdBy, fields, duplicateOf }, null);
   await store.append(trx, streamIds.bodega(bodegaId), 0, events, { metadata });
   return bodegaId;
 }
 
-/** The bodega a new cat lives in: found by name and address, or added for the caller. */
+/**
+ * The bodega a new cat lives in: found by name and address among those the caller may see, or
+ * added for the caller.
+ */
 export async function findOrAddBodega(
   ctx: WriteContext,
   fields: BodegaFields,
-  createdBy: number | null,
+  author: Author,
 ): Promise<number> {
   const key = bodegaMatchKey(fields.name, fields.address);
   await lockBodegaKey(ctx.trx, key);
-  const found = await findBodegaIdByKey(ctx.trx, key);
+  const found = await findBodegaIdByKey(ctx.trx, key, lookupOf(author));
   // A share lock keeps the bodega from being deleted or edited until the cat is in.
   const bodega = found === null ? null : await loadBodega(ctx.trx, found, 'share');
   if (bodega && !bodega.deleted) return bodega.id;
-  return addBodega(ctx, fields, createdBy);
+  return addBodega(ctx, fields, author);
 }
 
 export async function addCat(
@@ -112,15 +142,16 @@ export type BodegaEdit = {
 export async function editBodega(
   ctx: WriteContext,
   bodegaId: number,
-  actorId: number,
+  actor: NonNullable<Author>,
   expectedVersion: number | null,
   edit: BodegaEdit,
 ): Promise<void> {
+  const actorId = actor.id;
   const key = bodegaMatchKey(edit.text.name, edit.text.address);
   await lockBodegaKey(ctx.trx, key);
   const bodega = await loadBodega(ctx.trx, bodegaId, 'update');
   const renamed = bodega !== null && key !== bodegaMatchKey(bodega.fields.name, bodega.fields.address);
-  const duplicateOf = renamed ? await findBodegaIdByKey(ctx.trx, key) : null;
+  const duplicateOf = renamed ? await findBodegaIdByKey(ctx.trx, key, lookupOf(actor)) : null;
   const events = decideBodega({ type: 'EditBodega', actorId, expectedVersion, duplicateOf, ...edit }, bodega);
   if (events.length > 0)
     await ctx.store.append(ctx.trx, streamIds.bodega(bodegaId), bodega!.version, events, {

@@ -222,7 +222,7 @@ export async function seedDemoData(services: Services): Promise<{ bodegas: numbe
     // Two processes seeding at once: the second waits here, then finds the city there.
     const firstKey = bodegaMatchKey(city[0]!.name, city[0]!.address);
     await lockBodegaKey(trx, firstKey);
-    if ((await findBodegaIdByKey(trx, firstKey)) !== null) return { bodegas: 0, cats: 0 };
+    if ((await findBodegaIdByKey(trx, firstKey, 'operator')) !== null) return { bodegas: 0, cats: 0 };
     const ctx = { trx, store: services.store, metadata: { actor_id: null, request_id: 'demo-seed' } };
     let cats = 0;
     for (const { borough: _, verified, cats: residents, ...fields } of city) {

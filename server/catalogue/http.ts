@@ -8,7 +8,7 @@ import type { DB, TargetType } from '../db/schema.ts';
 import { runCommand } from '../http/idempotency.ts';
 import { targetNotFound } from '../events/targets.ts';
 import { errors, pathTarget } from '../http/schemas.ts';
-import { requestMetadata, signedInUser } from '../plugins/auth.ts';
+import { requestMetadata, signedInUser, type CurrentUser } from '../plugins/auth.ts';
 import type { Removed, WriteContext } from './commands.ts';
 import type { ReaderLists, Viewer } from './details.ts';
 import { cleanText, expectedVersionOf } from './validation.ts';
@@ -116,7 +116,7 @@ export function registerAdd<Body extends TObject, Item>(
   app: FastifyInstance,
   item: ItemRoutes<Item>,
   body: Body,
-  prepare: (body: Static<Body>, userId: number) => Promise<PreparedWrite<number>>,
+  prepare: (body: Static<Body>, author: CurrentUser) => Promise<PreparedWrite<number>>,
 ): void {
   const { db } = app.services.database;
   app.post<{ Body: Static<Body> }>(
@@ -127,7 +127,7 @@ export function registerAdd<Body extends TObject, Item>(
     },
     async (request, reply) => {
       const user = signedInUser(request);
-      const add = await prepare(cleanText(request.body as Static<Body>), user.id);
+      const add = await prepare(cleanText(request.body as Static<Body>), user);
       return runCommand(db, request, reply, async (trx) => {
         const id = await add(writeContext(request, trx));
         return { status: 201, body: await itemResponse(item, trx, id, user) };
@@ -137,7 +137,7 @@ export function registerAdd<Body extends TObject, Item>(
 }
 
 /** Who edits which version of which item, as `PUT /:id` reads it from the request. */
-export type EditRequest = { id: number; userId: number; expected: number | null };
+export type EditRequest = { id: number; actor: CurrentUser; expected: number | null };
 
 /** `PUT /:id` (owner, If-Match): `prepare` gets the trimmed body before the transaction opens. */
 export function registerEdit<Body extends TObject, Item>(
@@ -162,7 +162,7 @@ export function registerEdit<Body extends TObject, Item>(
       const user = signedInUser(request);
       const { id } = pathTarget(item.type, request.params.id);
       const expected = expectedVersionOf(request.headers['if-match']);
-      const edit = await prepare({ id, userId: user.id, expected }, cleanText(request.body as Static<Body>));
+      const edit = await prepare({ id, actor: user, expected }, cleanText(request.body as Static<Body>));
       return runCommand(db, request, reply, async (trx) => {
         await edit(writeContext(request, trx));
         return { status: 200, body: await itemResponse(item, trx, id, user) };
