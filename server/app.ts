@@ -117,7 +117,7 @@ export async function buildApp(services: Services, options: AppOptions = {}) {
     sessionStateOf: (userId) => sessionStateOf(services.database.db, userId),
   });
   await registerSecurity(app as unknown as FastifyInstance);
-  await registerDocs(app as unknown as FastifyInstance);
+  if (config.apiDocs === 'public') await registerDocs(app as unknown as FastifyInstance);
   const metrics = createMetrics(app as unknown as FastifyInstance);
 
   await app.register(

@@ -70,6 +70,8 @@ export type Config = {
   nearbyRadiusKm: number;
   seedOnEmpty: boolean;
   operatorToken: string | null;
+  /** Whether /api/docs (Swagger UI and the OpenAPI document) is served: API_DOCS=public|off. */
+  apiDocs: 'public' | 'off';
   /** Bearer token /metrics asks for; without it /metrics is open in development, 404 in production. */
   metricsToken: string | null;
   trustProxy: TrustProxy;
@@ -113,6 +115,15 @@ function dataKeyOf(raw: string, problems: string[]): Buffer | null {
   if (key.length === 32) return key;
   problems.push('DATA_KEY must be 32 random bytes as 64 hex digits (e.g. `openssl rand -hex 32`)');
   return null;
+}
+
+/** API_DOCS: `public` (the default: the API is documented for its clients anyway) or `off`. */
+function apiDocsOf(raw: string | undefined, problems: string[]): 'public' | 'off' {
+  const value = (raw ?? '').trim().toLowerCase();
+  if (value === '' || value === 'public') return 'public';
+  if (value === 'off') return 'off';
+  problems.push(`API_DOCS must be public or off (got "${raw}")`);
+  return 'public';
 }
 
 function positiveInt(name: string, raw: string | undefined, fallback: number, problems: string[]): number {
@@ -263,6 +274,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     seedOnEmpty: env.SEED_ON_EMPTY ? env.SEED_ON_EMPTY === 'true' : !env.DATABASE_URL && nodeEnv !== 'test',
     operatorToken: env.OPERATOR_TOKEN || null,
     metricsToken: env.METRICS_TOKEN || null,
+    apiDocs: apiDocsOf(env.API_DOCS, problems),
     trustProxy: trustProxy(env.TRUST_PROXY, problems),
     writeRateLimitPerMinute:
       env.WRITE_RATE_LIMIT === '0' ? 0 : positiveInt('WRITE_RATE_LIMIT', env.WRITE_RATE_LIMIT, 120, problems),

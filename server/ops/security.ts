@@ -102,8 +102,14 @@ export async function registerSecurity(app: FastifyInstance): Promise<void> {
     crossOriginEmbedderPolicy: false,
     crossOriginResourcePolicy: { policy: 'cross-origin' },
   });
-  app.addHook('onRequest', (_request, reply, done) => {
-    reply.headers(headers);
+  // HSTS means something only over HTTPS (browsers ignore it on plain HTTP, RFC 6797 section 8.1),
+  // and sent there it tells whoever reads the plain answers that this host is also served over
+  // HTTPS: it goes only on requests that came over HTTPS, directly or through a trusted proxy
+  // (request.protocol reads X-Forwarded-Proto only from proxies TRUST_PROXY names).
+  const { 'strict-transport-security': hsts, ...everywhere } = headers;
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.headers(everywhere);
+    if (hsts && request.protocol === 'https') reply.header('strict-transport-security', hsts);
     done();
   });
 
