@@ -44,7 +44,8 @@ const listRoutes: FastifyPluginAsync = async (app) => {
           const user = signedInUser(request);
           const metadata = { actor_id: user.id, request_id: request.id };
           return runCommand(db, request, reply, async (trx) => {
-            await setSaved(trx, store, { userId: user.id, type, targetId: id, metadata }, saved);
+            const command = { userId: user.id, role: user.role, type, targetId: id, metadata };
+            await setSaved(trx, store, command, saved);
             return { status: 200, body: { saved } };
           });
         },

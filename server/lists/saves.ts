@@ -4,14 +4,15 @@ import type { BodegaSummary, CatSummary } from '../../contract/catalogue.ts';
 import { sql, type Kysely } from 'kysely';
 import type { DB, TargetType } from '../db/schema.ts';
 import type { EventStore } from '../events/store.ts';
-import { holdTarget } from '../events/targets.ts';
-import { streamIds, type EventMetadata } from '../events/types.ts';
+import { holdTarget, shownTo } from '../events/targets.ts';
+import { streamIds, type EventMetadata, type Role } from '../events/types.ts';
 import { decideSave } from './saved-item.ts';
 import { toBodegaSummary, toCatSummary, toIso } from '../catalogue/read.ts';
 import { listedBodegas, listedCats } from './listed.ts';
 
 export type SaveCommand = {
   userId: number;
+  role: Role;
   type: TargetType;
   targetId: number;
   metadata: EventMetadata;
@@ -44,12 +45,16 @@ export async function setSaved(
   command: SaveCommand,
   saved: boolean,
 ): Promise<void> {
-  const { userId, type, targetId } = command;
+  const { userId, role, type, targetId } = command;
   const target = { type, id: targetId };
   // One save decision per user at a time, so two racing clicks cannot both append.
   await sql`select pg_advisory_xact_lock(hashtext(${streamIds.saves(userId)}))`.execute(trx);
-  await holdTarget(trx, target);
-  const events = decideSave({ userId, target, saved }, await isSaved(trx, userId, type, targetId));
+  const row = await holdTarget(trx, target);
+  const state = {
+    savedNow: await isSaved(trx, userId, type, targetId),
+    shown: shownTo({ id: userId, role }, row),
+  };
+  const events = decideSave({ userId, target, saved }, state);
   if (events.length === 0) return;
   await store.append(trx, streamIds.saves(userId), 'any', events, { metadata: command.metadata });
 }

@@ -4,7 +4,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import { nextId, passWriterGate, readStream, type EventStore } from '../events/store.ts';
-import { lockTarget } from '../events/targets.ts';
+import { findTarget, lockTarget } from '../events/targets.ts';
 import { streamIds, type EventMetadata, type RecordedEvent } from '../events/types.ts';
 import {
   decideAction,
@@ -21,9 +21,10 @@ import {
 } from './target.ts';
 
 /**
- * The content's owner and what it hangs off, held until commit: a cat or bodega through its target
- * locks (see holdTarget), a review or photo by a key-share lock on its row. A bodega's stream row
- * is locked too, so a cat added to it meanwhile lands before or after the hiding, never across it.
+ * The content's owner, what it hangs off and whether moderation hid either, held until commit: a
+ * cat or bodega through its target locks (see holdTarget), a review or photo by a key-share lock on
+ * its row. A bodega's stream row is locked too, so a cat added to it meanwhile lands before or
+ * after the hiding, never across it.
  */
 async function holdContent(trx: Kysely<DB>, target: ModerationTarget): Promise<ContentFacts> {
   switch (target.type) {
@@ -35,6 +36,7 @@ async function holdContent(trx: Kysely<DB>, target: ModerationTarget): Promise<C
         .selectFrom(table)
         .select([
           'created_by',
+          'hidden',
           target.type === 'cat' ? sql<number>`bodega_id`.as('parent') : sql<null>`null`.as('parent'),
         ])
         .where('id', '=', target.id)
@@ -52,6 +54,8 @@ async function holdContent(trx: Kysely<DB>, target: ModerationTarget): Promise<C
       return {
         owner: row.created_by === null ? null : Number(row.created_by),
         parent: row.parent === null ? null : { type: 'bodega', id: Number(row.parent) },
+        hidden: row.hidden,
+        parentRow: null,
       };
     }
     case 'review':
@@ -60,20 +64,25 @@ async function holdContent(trx: Kysely<DB>, target: ModerationTarget): Promise<C
         target.type === 'review'
           ? await trx
               .selectFrom('reviews')
-              .select(['user_id as owner', 'target_type', 'target_id'])
+              .select(['user_id as owner', 'target_type', 'target_id', 'hidden'])
               .where('id', '=', target.id)
               .forKeyShare()
               .executeTakeFirst()
           : await trx
               .selectFrom('photos')
-              .select(['uploaded_by as owner', 'target_type', 'target_id'])
+              .select(['uploaded_by as owner', 'target_type', 'target_id', 'hidden'])
               .where('id', '=', target.id)
               .forKeyShare()
               .executeTakeFirst();
       if (!row) return null;
+      const parent = { type: row.target_type, id: Number(row.target_id) };
+      // Its cat or bodega is there: deleting it deletes its reviews and photos first.
+      const parentRow = await findTarget(trx, parent);
       return {
         owner: row.owner === null ? null : Number(row.owner),
-        parent: { type: row.target_type, id: Number(row.target_id) },
+        parent,
+        hidden: row.hidden,
+        parentRow: parentRow && { hidden: parentRow.hidden, created_by: parentRow.created_by },
       };
     }
   }

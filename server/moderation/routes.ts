@@ -51,6 +51,7 @@ const moderationRoutes: FastifyPluginAsync = async (fastify) => {
       await runCommand(database.db, request, reply, async (trx) => {
         const command = {
           userId: user.id,
+          role: user.role,
           target: { type: target_type, id: target_id },
           reason,
           comment,

@@ -3,7 +3,8 @@
 // moderator's action.
 import { Conflict, Invalid, NotFound } from '../errors.ts';
 import type { ModerationTargetType, ReportReason, TargetType } from '../db/schema.ts';
-import type { NewEvent, RecordedEvent } from '../events/types.ts';
+import { shownTo, type Reader } from '../events/targets.ts';
+import type { NewEvent, RecordedEvent, Role } from '../events/types.ts';
 
 export const MODERATION_EVENTS = [
   'ContentReported',
@@ -38,6 +39,10 @@ export const INITIAL_STATE: ModerationState = {
 export type ContentFacts = {
   owner: number | null;
   parent: { type: TargetType; id: number } | null;
+  /** Hidden by moderation: itself, or for a cat with its bodega. */
+  hidden: boolean;
+  /** A review's or photo's cat or bodega, which hides it when hidden (null for a cat or bodega). */
+  parentRow: { hidden: boolean; created_by: number | null } | null;
 } | null;
 
 const NAMES: Record<ModerationTargetType, string> = {
@@ -49,6 +54,15 @@ const NAMES: Record<ModerationTargetType, string> = {
 
 export function contentNotFound(target: ModerationTarget): NotFound {
   return new NotFound(`${NAMES[target.type]} not found`);
+}
+
+/**
+ * Whether the reader may see the content, by the rule every read follows (shownTo): a review or
+ * photo is hidden also when its cat or bodega is. (A cat's own flag already counts its bodega's.)
+ */
+function visibleTo(reader: Reader, facts: NonNullable<ContentFacts>): boolean {
+  if (!shownTo(reader, { hidden: facts.hidden, created_by: facts.owner })) return false;
+  return facts.parentRow === null || shownTo(reader, facts.parentRow);
 }
 
 export function evolveModeration(
@@ -76,6 +90,7 @@ export function evolveModeration(
 
 export type FileReport = {
   userId: number;
+  role: Role;
   target: ModerationTarget;
   reason: ReportReason;
   comment: string;
@@ -99,7 +114,8 @@ export function decideReport(
   reportId: number,
 ): ModerationEvent[] {
   const { target, userId } = command;
-  if (!facts) throw contentNotFound(target);
+  // Hidden content is missing to who may not see it: a report on it answers as for none at all.
+  if (!facts || !visibleTo({ id: userId, role: command.role }, facts)) throw contentNotFound(target);
   if (facts.owner === userId) {
     const message = `You cannot report your own ${target.type}`;
     throw new Invalid(message, { target_id: message });

@@ -6,8 +6,8 @@ import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { DB, PhotoRow } from '../db/schema.ts';
 import type { EventStore } from '../events/store.ts';
 import { requireTarget, type Target, type TargetRow } from '../events/targets.ts';
-import { streamIds, type EventMetadata } from '../events/types.ts';
-import { decidePhoto, photoDeleted, type NewPhoto, type PhotoState } from './photo.ts';
+import { streamIds, type EventMetadata, type Role } from '../events/types.ts';
+import { decidePhoto, photoDeleted, type NewPhoto, type PhotoCommand, type PhotoState } from './photo.ts';
 import { findPhoto } from './read.ts';
 
 /** The target's photo lock as an advisory lock call, for passWriterGate's list of locks. */
@@ -42,6 +42,9 @@ async function loadPhotoState(trx: Kysely<DB>, target: Target, photoId: number):
 /** Which photo of which target a reader changes. */
 export type PhotoChange = { target: Target; photoId: number; actorId: number };
 
+/** A change of the primary photo also depends on the reader's role (see decidePhoto). */
+export type PrimaryChange = PhotoChange & { actorRole: Role };
+
 /**
  * Takes the target's photo lock, decides a reader's change of one of its photos and appends what
  * was decided. Answers the photo as it was, and whether anything changed.
@@ -49,12 +52,13 @@ export type PhotoChange = { target: Target; photoId: number; actorId: number };
 async function changePhoto(
   trx: Kysely<DB>,
   store: EventStore,
-  type: 'SetPrimaryPhoto' | 'DeletePhoto',
-  { target, photoId, actorId }: PhotoChange,
+  command: Extract<PhotoCommand, { type: 'SetPrimaryPhoto' | 'DeletePhoto' }>,
+  target: Target,
   metadata: EventMetadata,
 ): Promise<{ before: PhotoRow; changed: boolean }> {
+  const { photoId } = command;
   const state = await loadPhotoState(trx, target, photoId);
-  const events = decidePhoto({ type, photoId, actorId }, state);
+  const events = decidePhoto(command, state);
   if (events.length > 0) await store.append(trx, streamIds.photo(photoId), 'any', events, { metadata });
   return { before: state.photo!, changed: events.length > 0 };
 }
@@ -62,10 +66,12 @@ async function changePhoto(
 export async function setPrimaryPhoto(
   trx: Kysely<DB>,
   store: EventStore,
-  change: PhotoChange,
+  change: PrimaryChange,
   metadata: EventMetadata,
 ): Promise<PhotoRow> {
-  const { before, changed } = await changePhoto(trx, store, 'SetPrimaryPhoto', change, metadata);
+  const { photoId, actorId, actorRole } = change;
+  const command = { type: 'SetPrimaryPhoto', photoId, actorId, actorRole } as const;
+  const { before, changed } = await changePhoto(trx, store, command, change.target, metadata);
   return changed ? (await findPhoto(trx, change.photoId))! : before;
 }
 
@@ -79,7 +85,8 @@ export async function deletePhoto(
   change: PhotoChange,
   metadata: EventMetadata,
 ): Promise<PhotoRow> {
-  return (await changePhoto(trx, store, 'DeletePhoto', change, metadata)).before;
+  const command = { type: 'DeletePhoto', photoId: change.photoId, actorId: change.actorId } as const;
+  return (await changePhoto(trx, store, command, change.target, metadata)).before;
 }
 
 /**

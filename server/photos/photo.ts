@@ -3,8 +3,8 @@
 // the target's photo lock while it decides and appends.
 import type { PhotoRow } from '../db/schema.ts';
 import { Conflict, Forbidden, NotFound } from '../errors.ts';
-import type { Target, TargetRow } from '../events/targets.ts';
-import { assertNever, type NewEvent } from '../events/types.ts';
+import { shownTo, targetNotFound, type Target, type TargetRow } from '../events/targets.ts';
+import { assertNever, type NewEvent, type Role } from '../events/types.ts';
 import type { ImageType } from './image-type.ts';
 
 export type PhotoEvent = NewEvent<'PhotoUploaded' | 'PhotoPrimarySet' | 'PhotoDeleted'>;
@@ -15,6 +15,7 @@ export type PhotoState = { target: Target; owner: TargetRow; photo: PhotoRow | n
 export type NewPhoto = {
   photoId: number;
   uploadedBy: number;
+  uploaderRole: Role;
   filename: string;
   originalPath: string;
   type: ImageType;
@@ -25,7 +26,7 @@ export type NewPhoto = {
 
 export type PhotoCommand =
   | { type: 'UploadPhoto'; photo: NewPhoto }
-  | { type: 'SetPrimaryPhoto'; photoId: number; actorId: number }
+  | { type: 'SetPrimaryPhoto'; photoId: number; actorId: number; actorRole: Role }
   | { type: 'DeletePhoto'; photoId: number; actorId: number };
 
 export function decidePhoto(command: PhotoCommand, state: PhotoState): PhotoEvent[] {
@@ -33,6 +34,9 @@ export function decidePhoto(command: PhotoCommand, state: PhotoState): PhotoEven
     case 'UploadPhoto': {
       if (state.photo) throw new Conflict('This photo already exists');
       const photo = command.photo;
+      // A hidden cat or bodega takes no photos from who may not see it: to them it is missing.
+      if (!shownTo({ id: photo.uploadedBy, role: photo.uploaderRole }, state.owner))
+        throw targetNotFound(state.target);
       return [
         {
           type: 'PhotoUploaded',
@@ -51,6 +55,12 @@ export function decidePhoto(command: PhotoCommand, state: PhotoState): PhotoEven
       ];
     }
     case 'SetPrimaryPhoto': {
+      // What the actor may not see is missing to them: a hidden target, or a hidden photo of
+      // someone else's. (Deleting asks neither: it only takes away.)
+      const actor = { id: command.actorId, role: command.actorRole };
+      if (!shownTo(actor, state.owner)) throw targetNotFound(state.target);
+      const shown = photoOf(state);
+      if (!shownTo(actor, { hidden: shown.hidden, created_by: uploaderOf(shown) })) throw photoNotFound();
       const photo = changeableBy(state, command.actorId);
       if (photo.is_primary) return [];
       if (photo.status === 'failed')
@@ -77,11 +87,26 @@ function photoRef(target: Target, photoId: number) {
   return { photo_id: photoId, target_type: target.type, target_id: target.id };
 }
 
-/** The photo of this target: 404 if it is not, 403 unless `actorId` uploaded it or created the target. */
-function changeableBy({ target, owner, photo }: PhotoState, actorId: number): PhotoRow {
+function photoNotFound(): NotFound {
+  return new NotFound('Photo not found');
+}
+
+/** The photo the command names, if it is of this target; 404 otherwise. */
+function photoOf({ target, photo }: PhotoState): PhotoRow {
   if (!photo || photo.target_type !== target.type || Number(photo.target_id) !== target.id)
-    throw new NotFound('Photo not found');
-  const uploader = photo.uploaded_by === null ? null : Number(photo.uploaded_by);
+    throw photoNotFound();
+  return photo;
+}
+
+function uploaderOf(photo: PhotoRow): number | null {
+  return photo.uploaded_by === null ? null : Number(photo.uploaded_by);
+}
+
+/** The photo of this target: 404 if it is not, 403 unless `actorId` uploaded it or created the target. */
+function changeableBy(state: PhotoState, actorId: number): PhotoRow {
+  const photo = photoOf(state);
+  const { target, owner } = state;
+  const uploader = uploaderOf(photo);
   if (actorId !== uploader && actorId !== owner.created_by)
     throw new Forbidden(
       `Only the person who uploaded this photo or the ${target.type}'s creator can change it`,

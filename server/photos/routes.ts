@@ -10,7 +10,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { TargetType } from '../db/schema.ts';
 import { UnsupportedMediaType } from '../errors.ts';
 import { nextId, passWriterGate } from '../events/store.ts';
-import { requireTarget } from '../events/targets.ts';
+import { requireShownTarget, requireTarget } from '../events/targets.ts';
 import { runCommand } from '../http/idempotency.ts';
 import { errors, pathIdOr404, pathTarget } from '../http/schemas.ts';
 import {
@@ -18,7 +18,7 @@ import {
   recordUpload,
   setPrimaryPhoto,
   targetPhotosLock,
-  type PhotoChange,
+  type PrimaryChange,
 } from './commands.ts';
 import {
   newPhotoFilename,
@@ -59,11 +59,13 @@ function photoChange(
   type: TargetType,
   params: Static<typeof PhotoParams>,
   request: FastifyRequest,
-): PhotoChange {
+): PrimaryChange {
+  const actor = signedInUser(request);
   return {
     target: pathTarget(type, params.id),
     photoId: pathIdOr404(params.photoId, 'Photo not found'),
-    actorId: signedInUser(request).id,
+    actorId: actor.id,
+    actorRole: actor.role,
   };
 }
 
@@ -80,8 +82,9 @@ const photosRoutes: FastifyPluginAsync = async (fastify) => {
   async function upload(type: TargetType, rawId: string, request: FastifyRequest, reply: FastifyReply) {
     const target = pathTarget(type, rawId);
     const user = signedInUser(request);
-    // Refuse before reading a byte of the file when there is nothing to attach it to.
-    await requireTarget(db, target);
+    // Refuse before reading a byte of the file when there is nothing to attach it to (for this
+    // reader: a target moderation hid is missing to all but its creator and moderators).
+    await requireShownTarget(db, target, user);
     // A retry with an Idempotency-Key may be answered from its first result whatever the quota.
     if (request.headers['idempotency-key'] === undefined) await checkUploadQuota(db, config.uploads, user.id);
     const received = await receivePhotoUpload(request, config.uploadDir);
@@ -118,6 +121,7 @@ const photosRoutes: FastifyPluginAsync = async (fastify) => {
             {
               photoId,
               uploadedBy: user.id,
+              uploaderRole: user.role,
               filename,
               originalPath,
               type: received.type,

@@ -14,11 +14,21 @@ function isOnePerUserViolation(error: unknown): boolean {
   return e?.code === '23505' && String(e.message).includes('reviews_one_per_user');
 }
 
+type PostRow = {
+  existing: number | null;
+  id: string | null;
+  username: string | null;
+  hidden: boolean;
+  created_by: string | number | null;
+};
+
 /** What the post's combined statement read: no row when the target is gone, an id only if new. */
-function postState(found: { existing: number | null; id: string | null } | undefined): PostState {
+function postState(found: PostRow | undefined): PostState {
   if (!found) return { targetExists: false };
   return {
     targetExists: true,
+    hidden: found.hidden,
+    createdBy: found.created_by === null ? null : Number(found.created_by),
     reviewId: found.existing === null && found.id !== null ? Number(found.id) : null,
   };
 }
@@ -44,14 +54,15 @@ export async function postReview(
     sql`pg_advisory_xact_lock_shared(hashtextextended(${targetLockKey(target)}, 0))`,
     sql`pg_advisory_xact_lock(hashtextextended(${key}, 0))`,
   ]);
-  // The target must exist and stay (key share, as holdTarget), the user must not have reviewed it;
-  // only then is an id drawn.
+  // The target must exist and stay (key share, as holdTarget) and be shown to the user (read here,
+  // decided by decidePost), the user must not have reviewed it; only then is an id drawn.
   const table = target.type === 'cat' ? 'cats' : 'bodegas';
-  const { rows } = await sql<{ existing: number | null; id: string | null; username: string | null }>`
+  const { rows } = await sql<PostRow>`
     select r.id as existing,
            case when r.id is null then nextval('review_ids') end as id,
-           (select username from users where id = ${userId}) as username
-    from (select id from ${sql.table(table)} where id = ${target.id} for key share) t
+           (select username from users where id = ${userId}) as username,
+           t.hidden, t.created_by
+    from (select id, hidden, created_by from ${sql.table(table)} where id = ${target.id} for key share) t
     left join reviews r on r.target_type = ${target.type} and r.target_id = t.id and r.user_id = ${userId}`.execute(
     trx,
   );

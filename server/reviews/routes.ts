@@ -101,7 +101,7 @@ const reviewsRoutes: FastifyPluginAsync = async (fastify) => {
         request,
         reply,
         async (trx) => {
-          const input = { userId: user.id, target, rating: request.body.rating, comment };
+          const input = { userId: user.id, role: user.role, target, rating: request.body.rating, comment };
           const review = await postReview(trx, store, input, requestMetadata(request));
           return { status: 201, body: { review } };
         },

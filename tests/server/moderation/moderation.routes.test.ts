@@ -320,10 +320,11 @@ describe('moderators', () => {
 
   it('a dismissal leaves content a moderator hid hidden', async () => {
     const cat = await uniqueCat('Kept');
-    await decide(moderator, 'cat', cat.catId, 'hide');
+    // Reported first: once hidden, the cat is not there to report for anyone but moderators.
     expect(
       (await report(reporters[0]!, { target_type: 'cat', target_id: cat.catId, reason: 'other' })).status,
     ).toBe(201);
+    await decide(moderator, 'cat', cat.catId, 'hide');
     const res = await decide(moderator, 'cat', cat.catId, 'dismiss');
     expect(res.body.item).toMatchObject({ hidden: true });
     expect((await request(t, 'GET', `/api/cats/${cat.catId}`)).status).toBe(404);

@@ -14,7 +14,12 @@ import {
 } from '../../../server/moderation/target.ts';
 
 const review = { type: 'review' as const, id: 7 };
-const facts: ContentFacts = { owner: 1, parent: { type: 'cat', id: 3 } };
+const facts: ContentFacts = {
+  owner: 1,
+  parent: { type: 'cat', id: 3 },
+  hidden: false,
+  parentRow: { hidden: false, created_by: 5 },
+};
 const content = { target_type: 'review', target_id: 7, parent_type: 'cat', parent_id: 3 };
 const THRESHOLD = 3;
 
@@ -23,7 +28,14 @@ function fold(events: ModerationEvent[]): ModerationState {
 }
 
 function report(userId: number, state: ModerationState, threshold = THRESHOLD): ModerationEvent[] {
-  const command = { userId, target: review, reason: 'spam' as const, comment: '', threshold };
+  const command = {
+    userId,
+    role: 'member' as const,
+    target: review,
+    reason: 'spam' as const,
+    comment: '',
+    threshold,
+  };
   return decideReport(command, state, facts, 100 + userId);
 }
 
@@ -42,6 +54,7 @@ describe('reports', () => {
   it('records a report with its id, reporter, reason and comment', () => {
     const command = {
       userId: 2,
+      role: 'member' as const,
       target: review,
       reason: 'offensive' as const,
       comment: 'Rude',
@@ -92,8 +105,39 @@ describe('reports', () => {
 
   it('refuses a report of your own content (400) and of content that does not exist (404)', () => {
     expect(() => report(1, INITIAL_STATE)).toThrow(Invalid);
-    const command = { userId: 2, target: review, reason: 'spam' as const, comment: '', threshold: 3 };
+    const command = {
+      userId: 2,
+      role: 'member' as const,
+      target: review,
+      reason: 'spam' as const,
+      comment: '',
+      threshold: 3,
+    };
     expect(() => decideReport(command, INITIAL_STATE, null, 1)).toThrow(NotFound);
+  });
+
+  it('answers 404 for content hidden from the reporter, itself or through what it hangs off', () => {
+    const command = {
+      userId: 2,
+      role: 'member' as const,
+      target: review,
+      reason: 'spam' as const,
+      comment: '',
+      threshold: 3,
+    };
+    const missing = new NotFound('Review not found');
+    const hiddenItself = { ...facts!, hidden: true };
+    const hiddenParent = { ...facts!, parentRow: { hidden: true, created_by: 5 } };
+    for (const hidden of [hiddenItself, hiddenParent]) {
+      expect(() => decideReport(command, INITIAL_STATE, hidden, 1)).toThrow(missing);
+      // Moderators see hidden content, and may report it.
+      const byModerator = decideReport({ ...command, role: 'moderator' }, INITIAL_STATE, hidden, 1);
+      expect(types(byModerator)).toEqual(['ContentReported']);
+    }
+    // The creator of the hidden cat sees it, and so its reviews.
+    expect(types(decideReport({ ...command, userId: 5 }, INITIAL_STATE, hiddenParent, 1))).toEqual([
+      'ContentReported',
+    ]);
   });
 });
 

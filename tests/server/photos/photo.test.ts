@@ -30,9 +30,11 @@ function photo(fields: Partial<PhotoRow> = {}): PhotoRow {
   };
 }
 
-function state(row: PhotoRow | null): PhotoState {
-  return { target, owner, photo: row };
+function state(row: PhotoRow | null, hidden = false): PhotoState {
+  return { target, owner: { ...owner, hidden }, photo: row };
 }
+
+const member = 'member' as const;
 
 describe('photo decisions', () => {
   const upload = {
@@ -42,6 +44,7 @@ describe('photo decisions', () => {
     type: { mime: 'image/jpeg' as const, extension: 'jpg' },
     caption: 'Nap',
     makePrimary: true,
+    uploaderRole: member,
   };
 
   it('makes an upload primary only when the target’s creator asks', () => {
@@ -65,9 +68,9 @@ describe('photo decisions', () => {
   });
 
   it('lets the uploader or the target’s creator change a photo, and no one else', () => {
-    expect(decidePhoto({ type: 'SetPrimaryPhoto', photoId: 20, actorId: 2 }, state(photo()))).toEqual([
-      { type: 'PhotoPrimarySet', data: ref },
-    ]);
+    expect(
+      decidePhoto({ type: 'SetPrimaryPhoto', photoId: 20, actorId: 2, actorRole: member }, state(photo())),
+    ).toEqual([{ type: 'PhotoPrimarySet', data: ref }]);
     expect(decidePhoto({ type: 'DeletePhoto', photoId: 20, actorId: 1 }, state(photo()))).toEqual([
       { type: 'PhotoDeleted', data: ref },
     ]);
@@ -83,9 +86,36 @@ describe('photo decisions', () => {
       NotFound,
     );
     const failed = state(photo({ status: 'failed' }));
-    expect(() => decidePhoto({ type: 'SetPrimaryPhoto', photoId: 20, actorId: 2 }, failed)).toThrow(Conflict);
+    expect(() =>
+      decidePhoto({ type: 'SetPrimaryPhoto', photoId: 20, actorId: 2, actorRole: member }, failed),
+    ).toThrow(Conflict);
     expect(
-      decidePhoto({ type: 'SetPrimaryPhoto', photoId: 20, actorId: 2 }, state(photo({ is_primary: true }))),
+      decidePhoto(
+        { type: 'SetPrimaryPhoto', photoId: 20, actorId: 2, actorRole: member },
+        state(photo({ is_primary: true })),
+      ),
     ).toEqual([]);
+  });
+
+  it('answers a hidden target or photo as a missing one to who may not see it', () => {
+    const missingCat = new NotFound('Cat not found');
+    const byOther = { type: 'UploadPhoto' as const, photo: { ...upload, uploadedBy: 2 } };
+    expect(() => decidePhoto(byOther, state(null, true))).toThrow(missingCat);
+    expect(decidePhoto({ ...byOther, photo: { ...upload, uploadedBy: 1 } }, state(null, true))).toHaveLength(
+      1,
+    );
+    const byModerator = { ...byOther, photo: { ...byOther.photo, uploaderRole: 'moderator' as const } };
+    expect(decidePhoto(byModerator, state(null, true))).toHaveLength(1);
+
+    const primary = (actorId: number, role: 'member' | 'moderator' = member) =>
+      ({ type: 'SetPrimaryPhoto', photoId: 20, actorId, actorRole: role }) as const;
+    expect(() => decidePhoto(primary(2), state(photo(), true))).toThrow(missingCat);
+    expect(decidePhoto(primary(1), state(photo(), true))).toHaveLength(1);
+    // A hidden photo is missing to all but its uploader and moderators, the item's creator too.
+    const hiddenPhoto = state(photo({ hidden: true }));
+    expect(() => decidePhoto(primary(1), hiddenPhoto)).toThrow(new NotFound('Photo not found'));
+    expect(() => decidePhoto(primary(3), hiddenPhoto)).toThrow(new NotFound('Photo not found'));
+    // Deleting only takes away: the creator may still remove a hidden photo of their item.
+    expect(decidePhoto({ type: 'DeletePhoto', photoId: 20, actorId: 1 }, hiddenPhoto)).toHaveLength(1);
   });
 });
