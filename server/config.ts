@@ -11,6 +11,13 @@ export type LoginLimits = {
   perAccount: number;
   /** Failed sign-ins per client address (across all accounts) before backing off. */
   perAddress: number;
+  /**
+   * Failed sign-ins with one sign-in name (an account's username, or its email) from every address
+   * together before addresses not known for that name back off.
+   */
+  perName: number;
+  /** How long an address a name signed in from stays known, and so exempt from `perName`. */
+  knownAddressDays: number;
   /** The first wait once a limit is reached; it doubles with each further failure, up to the window. */
   backoffSeconds: number;
 };
@@ -309,6 +316,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       ),
       perAccount: positiveInt('LOGIN_LIMIT_PER_ACCOUNT', env.LOGIN_LIMIT_PER_ACCOUNT, 5, problems),
       perAddress: positiveInt('LOGIN_LIMIT_PER_ADDRESS', env.LOGIN_LIMIT_PER_ADDRESS, 30, problems),
+      perName: positiveInt('LOGIN_LIMIT_PER_NAME', env.LOGIN_LIMIT_PER_NAME, 10, problems),
+      knownAddressDays: positiveInt('LOGIN_KNOWN_ADDRESS_DAYS', env.LOGIN_KNOWN_ADDRESS_DAYS, 30, problems),
       backoffSeconds: positiveInt('LOGIN_BACKOFF_SECONDS', env.LOGIN_BACKOFF_SECONDS, 15, problems),
     },
     live: {

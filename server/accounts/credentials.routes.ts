@@ -16,7 +16,7 @@ import { removePhotoFiles } from '../photos/files.ts';
 import { requestMetadata, signedInUser } from '../plugins/auth.ts';
 import { ACCOUNT_GONE, changePassword, signOutEverywhere, WRONG_CURRENT_PASSWORD } from './commands.ts';
 import { deleteAccount, WRONG_PASSWORD } from './deletion.ts';
-import { claimLoginAttempt, settleSuccessfulLogin } from './login-limits.ts';
+import { claimLoginAttempt, namesOfAccount, settleSuccessfulLogin } from './login-limits.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
 import { checkNewPassword } from './rules.ts';
 import { findCredentialsById } from './users.ts';
@@ -36,8 +36,8 @@ const credentialRoutes: FastifyPluginAsync = async (app) => {
       const newPassword = checkNewPassword(request.body.new_password, 'new_password');
       const account = await findCredentialsById(db, user.id);
       if (!account) throw new Unauthorized(ACCOUNT_GONE);
-      // The current password is guessed like a sign-in's: the same counters and back-off.
-      const attempt = { address: request.ip, account: `user:${user.id}` };
+      // The current password is guessed like a sign-in's: the counters of the account's names.
+      const attempt = { address: request.ip, names: namesOfAccount(user.id) };
       await claimLoginAttempt(db, config.login, attempt);
       if (!(await verifyPassword(request.body.current_password, account.passwordHash)))
         throw new Forbidden(WRONG_CURRENT_PASSWORD);
@@ -69,8 +69,8 @@ const credentialRoutes: FastifyPluginAsync = async (app) => {
       const user = signedInUser(request);
       const account = await findCredentialsById(db, user.id);
       if (!account) throw new Unauthorized(ACCOUNT_GONE);
-      // Guessed like a sign-in's password: the same counters and back-off.
-      const attempt = { address: request.ip, account: `user:${user.id}` };
+      // Guessed like a sign-in's password: the counters of the account's names.
+      const attempt = { address: request.ip, names: namesOfAccount(user.id) };
       await claimLoginAttempt(db, config.login, attempt);
       if (!(await verifyPassword(request.body.password, account.passwordHash)))
         throw new Forbidden(WRONG_PASSWORD);

@@ -9,7 +9,12 @@ import { nextId } from '../events/store.ts';
 import { runCommand } from '../http/idempotency.ts';
 import { errors } from '../http/schemas.ts';
 import { ACCOUNT_GONE } from './commands.ts';
-import { claimLoginAttempt, settleSuccessfulLogin } from './login-limits.ts';
+import {
+  claimLoginAttempt,
+  rememberSignInAddress,
+  settleSuccessfulLogin,
+  signInNameOf,
+} from './login-limits.ts';
 import { hashPassword, verifyAgainstDecoy, verifyPassword } from './passwords.ts';
 import { checkRegistration, PASSWORD_MAX } from './rules.ts';
 import { duplicateFieldOf, findUserById, findUserBySignInName, insertUser, takenFields } from './users.ts';
@@ -84,16 +89,14 @@ const accountRoutes: FastifyPluginAsync = async (app) => {
     async (request) => {
       const name = request.body.username.trim();
       const found = await findUserBySignInName(db, name);
-      const attempt = {
-        address: request.ip,
-        account: found ? `user:${found.id}` : `name:${name.toLowerCase()}`,
-      };
+      const attempt = { address: request.ip, names: [signInNameOf(name, found)] };
       await claimLoginAttempt(db, limits, attempt);
       const valid = found
         ? await verifyPassword(request.body.password, found.passwordHash)
         : await verifyAgainstDecoy(request.body.password);
       if (!found || !valid) throw new Unauthorized(INVALID_CREDENTIALS);
       await settleSuccessfulLogin(db, attempt);
+      await rememberSignInAddress(db, limits, attempt);
       const user = { id: found.id, username: found.username, email: found.email, role: found.role };
       return { access_token: app.issueToken(user, found.tokenVersion), user };
     },

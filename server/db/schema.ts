@@ -165,11 +165,21 @@ export interface RecentlyViewedTable {
 }
 
 export interface LoginFailuresTable {
-  /** 'pair': one account (or unknown name) at one client address; 'ip': an address overall. */
-  scope: 'pair' | 'ip';
+  /**
+   * 'pair': one sign-in name at one client address; 'ip': an address overall; 'name': one sign-in
+   * name from every address (see server/accounts/login-limits.ts).
+   */
+  scope: 'pair' | 'ip' | 'name';
   key: string;
   failures: number;
   last_failed_at: Timestamp;
+}
+
+/** Addresses (IPv6 by /64) each sign-in name recently signed in from, as hashes. */
+export interface LoginKnownAddressesTable {
+  name_key: string;
+  address_key: string;
+  last_signed_in_at: Timestamp;
 }
 
 /** One row per accepted photo upload in the last day: the per-user quotas count these. */
@@ -285,6 +295,7 @@ export interface DB {
   moderation_items: ModerationItemsTable;
   moderators: ModeratorsTable;
   login_failures: LoginFailuresTable;
+  login_known_addresses: LoginKnownAddressesTable;
   jobs: JobsTable;
   parked_events: ParkedEventsTable;
   photo_upload_log: PhotoUploadLogTable;

@@ -53,7 +53,16 @@ describe('changing the password', () => {
   beforeAll(async () => {
     t = await createTestApp({
       worker: false,
-      config: { login: { windowSeconds: 600, perAccount: 3, perAddress: 50, backoffSeconds: 60 } },
+      config: {
+        login: {
+          windowSeconds: 600,
+          perAccount: 3,
+          perAddress: 50,
+          perName: 6,
+          backoffSeconds: 60,
+          knownAddressDays: 30,
+        },
+      },
     });
   });
   afterAll(async () => t.close());
@@ -188,9 +197,41 @@ describe('changing the password', () => {
       code: 'rate_limited',
       details: { retry_after: Number(limited.headers['retry-after']) },
     });
-    // The same account's sign-in counter from that address is the one that filled up.
+    // The account's sign-in counters from that address are the ones that filled up.
     expect((await login(t, 'guessed', 'first-secret', address)).status).toBe(429);
+    expect((await login(t, 'guessed@example.test', 'first-secret', address)).status).toBe(429);
     expect((await login(t, 'guessed', 'first-secret', '10.1.4.5')).status).toBe(200);
+  });
+
+  it('holds back guesses with a token from many addresses, not the owner at a known address', async () => {
+    const { access_token } = await register(t, 'stolen');
+    expect((await login(t, 'stolen', 'first-secret', '10.1.8.1')).status).toBe(200);
+    const statuses: number[] = [];
+    for (let host = 1; host <= 3; host++)
+      for (let i = 0; i < 3; i++)
+        statuses.push(
+          (
+            await changePassword(
+              t,
+              access_token,
+              { current_password: `guess${host}${i}`, new_password: 'taken-over' },
+              `10.1.9.${host}`,
+            )
+          ).status,
+        );
+    // Six wrong guesses are the account's names' allowance across addresses.
+    expect(statuses).toEqual([403, 403, 403, 403, 403, 403, 429, 429, 429]);
+    // The guesses count against signing in by either name from anywhere new...
+    expect((await login(t, 'stolen', 'first-secret', '10.1.10.1')).status).toBe(429);
+    expect((await login(t, 'stolen@example.test', 'first-secret', '10.1.10.2')).status).toBe(429);
+    // ...but the owner, at an address they signed in from, still changes the password.
+    const owner = await changePassword(
+      t,
+      access_token,
+      { current_password: 'first-secret', new_password: 'taken-back' },
+      '10.1.8.1',
+    );
+    expect(owner.status).toBe(200);
   });
 
   it('records PasswordChanged with the user id only, never a password or hash', async () => {

@@ -1,18 +1,25 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { waitOf } from '../../../server/accounts/login-limits.ts';
+import { addressGroupOf, waitOf } from '../../../server/accounts/login-limits.ts';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
 
 // Waits far longer than the gap between two deliberately slow password checks on a busy machine.
 // Instead of sleeping through them, the test ages the stored counters, which is exactly what the
 // passing of time does to them.
-const LIMITS = { windowSeconds: 600, perAccount: 2, perAddress: 4, backoffSeconds: 60 };
+const LIMITS = {
+  windowSeconds: 600,
+  perAccount: 2,
+  perAddress: 4,
+  perName: 6,
+  backoffSeconds: 60,
+  knownAddressDays: 30,
+};
 
 describe('brute-force protection of sign-in', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp({ worker: false, config: { login: LIMITS } });
-    for (const username of ['victim', 'bystander', 'forgetful'])
+    for (const username of ['victim', 'bystander', 'forgetful', 'roamer'])
       await t.app.inject({
         method: 'POST',
         url: '/api/auth/register',
@@ -54,8 +61,8 @@ describe('brute-force protection of sign-in', () => {
       code: 'rate_limited',
       details: { retry_after: limited.retryAfter },
     });
-    // The same account by another name is the same counter.
-    expect((await login('VICTIM@example.test', 'right-password', attacker)).status).toBe(429);
+    // The account's email is counted apart from its username (login-limits-probe tests why).
+    expect((await login('VICTIM@example.test', 'wrong', attacker)).status).toBe(401);
     // The owner, from an address with no failures, gets straight in; so does anyone else.
     expect((await login('victim', 'right-password', '10.0.0.2')).status).toBe(200);
     expect((await login('victim@example.test', 'right-password', '10.0.0.3')).status).toBe(200);
@@ -124,9 +131,49 @@ describe('brute-force protection of sign-in', () => {
     expect((await login('bystander', 'wrong', '10.0.4.1')).status).toBe(401);
   });
 
+  it('groups addresses: IPv4 as it is, IPv4-mapped IPv6 as IPv4, other IPv6 by /64', () => {
+    expect(addressGroupOf('192.0.2.7')).toBe('192.0.2.7');
+    expect(addressGroupOf('::ffff:192.0.2.7')).toBe('192.0.2.7');
+    expect(addressGroupOf('::FFFF:c000:207')).toBe('192.0.2.7');
+    expect(addressGroupOf('2001:DB8:0:12:34::1')).toBe('2001:db8:0:12::/64');
+    expect(addressGroupOf('2001:db8::12:0:0:0:1')).toBe('2001:db8:0:12::/64');
+    expect(addressGroupOf('fe80::1%eth0')).toBe('fe80:0:0:0::/64');
+    expect(addressGroupOf('64:ff9b::192.0.2.7')).toBe('64:ff9b:0:0::/64');
+    expect(addressGroupOf('::1')).toBe('0:0:0:0::/64');
+  });
+
+  it('counts IPv6 clients by /64 for the per-address limit, and IPv4-mapped ones as IPv4', async () => {
+    const net = '2001:db8:1:2';
+    const addresses = [`${net}::1`, `${net}::2`, `${net}:abcd::3`, `${net}:ffff:ffff:ffff:ffff`];
+    for (const [i, address] of addresses.entries())
+      expect((await login(`v6-sprayed${i}`, 'guess', address)).status).toBe(401);
+    expect((await login('bystander', 'right-password', `${net}::99`)).status).toBe(429);
+    // The same /64 written out in full is the same client.
+    expect((await login('bystander', 'right-password', '2001:0db8:0001:0002:0:0:0:7')).status).toBe(429);
+    // The neighbouring /64 is another client.
+    expect((await login('bystander', 'right-password', '2001:db8:1:3::1')).status).toBe(200);
+
+    for (let i = 0; i < 4; i++) expect((await login(`v4-sprayed${i}`, 'guess', '10.0.7.1')).status).toBe(401);
+    expect((await login('bystander', 'right-password', '::ffff:10.0.7.1')).status).toBe(429);
+    expect((await login('bystander', 'right-password', '::ffff:10.0.7.2')).status).toBe(200);
+  });
+
+  it('counts a name at an IPv6 client by /64', async () => {
+    for (const address of ['2001:db8:9:9::1', '2001:db8:9:9:a:b:c:d'])
+      expect((await login('roamer', 'wrong', address)).status).toBe(401);
+    expect((await login('roamer', 'right-password', '2001:db8:9:9::2')).status).toBe(429);
+    // The /64's own count (2 of 4) is not what refused it.
+    expect((await login('bystander', 'right-password', '2001:db8:9:9::2')).status).toBe(200);
+    expect((await login('roamer', 'right-password', '2001:db8:9:a::1')).status).toBe(200);
+  });
+
   it('keeps the counts in the database, where every api instance sees them, as hashes', async () => {
-    const rows = await t.services.database.db.selectFrom('login_failures').selectAll().execute();
+    const { db } = t.services.database;
+    const rows = await db.selectFrom('login_failures').selectAll().execute();
     expect(rows.length).toBeGreaterThan(0);
-    expect(JSON.stringify(rows)).not.toMatch(/victim|sprayed|bystander|10\.0\./);
+    expect(JSON.stringify(rows)).not.toMatch(/victim|sprayed|bystander|10\.0\.|2001/);
+    const known = await db.selectFrom('login_known_addresses').selectAll().execute();
+    expect(known.length).toBeGreaterThan(0);
+    expect(JSON.stringify(known)).not.toMatch(/victim|bystander|roamer|10\.0\.|2001/);
   });
 });

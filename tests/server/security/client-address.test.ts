@@ -66,7 +66,13 @@ describe('forwarded client addresses', () => {
     beforeAll(async () => {
       t = await appWith({
         trustProxy: 1,
-        login: { windowSeconds: 60, perAccount: 100, perAddress: 3, backoffSeconds: 60 },
+        login: {
+          ...testConfig().login,
+          windowSeconds: 60,
+          perAccount: 100,
+          perAddress: 3,
+          backoffSeconds: 60,
+        },
       });
     });
 
@@ -104,7 +110,7 @@ describe('forwarded client addresses', () => {
   it('trusts the header only from the listed proxy addresses', async () => {
     const t = await appWith({
       trustProxy: ['10.0.0.0/8'],
-      login: { windowSeconds: 60, perAccount: 100, perAddress: 2, backoffSeconds: 60 },
+      login: { ...testConfig().login, windowSeconds: 60, perAccount: 100, perAddress: 2, backoffSeconds: 60 },
     });
     // From outside the proxy range the header is ignored: the socket's address is counted.
     for (let i = 0; i < 2; i++)
