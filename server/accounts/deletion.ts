@@ -14,6 +14,7 @@ import { forgetIdempotentAnswers } from '../http/idempotency.ts';
 import { clearRecentlyViewed } from '../lists/recently-viewed.ts';
 import { deletePhoto } from '../photos/commands.ts';
 import { forgetUploads } from '../photos/quota.ts';
+import { forgetSignInsOf } from './login-limits.ts';
 import { deleteReview } from '../reviews/commands.ts';
 import type { AccountCommand } from './commands.ts';
 
@@ -77,6 +78,7 @@ export async function deleteAccount(
   await clearRecentlyViewed(trx, userId);
   await forgetIdempotentAnswers(trx, userId);
   await forgetUploads(trx, userId);
+  await forgetSignInsOf(trx, userId);
   // Without its key, everything the person wrote into the log can never be read again.
   await trx.deleteFrom('user_keys').where('user_id', '=', userId).execute();
   await trx.deleteFrom('users').where('id', '=', userId).execute();

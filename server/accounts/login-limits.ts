@@ -257,6 +257,17 @@ export async function rememberSignInAddress(
     )`.execute(db);
 }
 
+/**
+ * A deleted account's sign-in traces: the addresses its names signed in from and the counts of its
+ * names across addresses. (A count of one name at one address is keyed by the address too, which
+ * is kept only as a hash, so it is left to expire with its window.)
+ */
+export async function forgetSignInsOf(trx: Kysely<DB>, userId: number): Promise<void> {
+  const nameKeys = namesOfAccount(userId).map(keyOf);
+  await trx.deleteFrom('login_known_addresses').where('name_key', 'in', nameKeys).execute();
+  await trx.deleteFrom('login_failures').where('scope', '=', 'name').where('key', 'in', nameKeys).execute();
+}
+
 // A little housekeeping per attempt keeps the table from growing with names tried once long ago.
 async function forgetExpired(db: Kysely<DB>, limits: LoginLimits): Promise<void> {
   await sql`

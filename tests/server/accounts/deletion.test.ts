@@ -220,10 +220,21 @@ describe('DELETE /api/auth/account', () => {
   });
 
   it('deletes the account and leaves no trace of the person in any table, before and after a replay', async () => {
+    const { db } = t.services.database;
+    const knownAddresses = async () =>
+      Number(
+        (await sql<{ n: number }>`select count(*)::int as n from login_known_addresses`.execute(db)).rows[0]!
+          .n,
+      );
+    const knownBefore = await knownAddresses();
+    // Signing in by username and by email leaves each name a known address.
+    for (const name of [secrets.username, secrets.email])
+      expect((await json('POST', '/api/auth/login', null, { username: name, password })).status).toBe(200);
+    expect(await knownAddresses()).toBe(knownBefore + 2);
     const res = await json('DELETE', '/api/auth/account', leaver, { password });
     expect(res.status).toBe(200);
+    expect(await knownAddresses()).toBe(knownBefore);
     await t.settle();
-    const { db } = t.services.database;
     expect(await findNeedles(db, needles())).toEqual([]);
 
     const verified = await replay(t.services.database, projections, { verify: true });
