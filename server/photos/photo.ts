@@ -1,6 +1,12 @@
 // A photo of a cat or bodega: the pure decisions on it. Its state is the photo's row and its
 // target's row, as the projections keep them (the projections are its evolve); the caller holds
 // the target's photo lock while it decides and appends.
+//
+// Who chooses an item's primary photo, on upload or later: its creator and moderators, no one else
+// (an uploader choosing it could replace the creator's photo with their own). An item whose creator
+// is gone (created_by null) has only moderators to choose; its first photo is still primary, and
+// the oldest left takes over when the primary one is deleted. Deleting a photo stays with its
+// uploader and the item's creator.
 import type { PhotoRow } from '../db/schema.ts';
 import { Conflict, Forbidden, NotFound } from '../errors.ts';
 import { shownTo, targetNotFound, type Target, type TargetRow } from '../events/targets.ts';
@@ -20,7 +26,7 @@ export type NewPhoto = {
   originalPath: string;
   type: ImageType;
   caption: string;
-  /** Asked for; only the target's creator gets it (a first photo is primary anyway). */
+  /** Asked for; only who chooses the primary photo gets it (a first photo is primary anyway). */
   makePrimary: boolean;
 };
 
@@ -49,7 +55,9 @@ export function decidePhoto(command: PhotoCommand, state: PhotoState): PhotoEven
             original_path: photo.originalPath,
             mime_type: photo.type.mime,
             caption: photo.caption,
-            make_primary: photo.makePrimary && state.owner.created_by === photo.uploadedBy,
+            make_primary:
+              photo.makePrimary &&
+              choosesPrimary({ id: photo.uploadedBy, role: photo.uploaderRole }, state.owner),
           },
         },
       ];
@@ -59,9 +67,12 @@ export function decidePhoto(command: PhotoCommand, state: PhotoState): PhotoEven
       // someone else's. (Deleting asks neither: it only takes away.)
       const actor = { id: command.actorId, role: command.actorRole };
       if (!shownTo(actor, state.owner)) throw targetNotFound(state.target);
-      const shown = photoOf(state);
-      if (!shownTo(actor, { hidden: shown.hidden, created_by: uploaderOf(shown) })) throw photoNotFound();
-      const photo = changeableBy(state, command.actorId);
+      const photo = photoOf(state);
+      if (!shownTo(actor, { hidden: photo.hidden, created_by: uploaderOf(photo) })) throw photoNotFound();
+      if (!choosesPrimary(actor, state.owner))
+        throw new Forbidden(
+          `Only the ${state.target.type}'s creator or a moderator can choose its primary photo`,
+        );
       if (photo.is_primary) return [];
       if (photo.status === 'failed')
         throw new Conflict(
@@ -71,7 +82,7 @@ export function decidePhoto(command: PhotoCommand, state: PhotoState): PhotoEven
       return [{ type: 'PhotoPrimarySet', data: photoRef(state.target, command.photoId) }];
     }
     case 'DeletePhoto':
-      changeableBy(state, command.actorId);
+      deletableBy(state, command.actorId);
       return [photoDeleted(state.target, command.photoId)];
     default:
       return assertNever(command);
@@ -85,6 +96,11 @@ export function photoDeleted(target: Target, photoId: number): PhotoEvent {
 
 function photoRef(target: Target, photoId: number) {
   return { photo_id: photoId, target_type: target.type, target_id: target.id };
+}
+
+/** The item's creator and moderators choose its primary photo (see the top of this file). */
+function choosesPrimary(actor: { id: number; role: Role }, owner: TargetRow): boolean {
+  return actor.role === 'moderator' || (owner.created_by !== null && owner.created_by === actor.id);
 }
 
 function photoNotFound(): NotFound {
@@ -102,14 +118,14 @@ function uploaderOf(photo: PhotoRow): number | null {
   return photo.uploaded_by === null ? null : Number(photo.uploaded_by);
 }
 
-/** The photo of this target: 404 if it is not, 403 unless `actorId` uploaded it or created the target. */
-function changeableBy(state: PhotoState, actorId: number): PhotoRow {
+/** The photo of this target to delete: 404 if it is not, 403 unless `actorId` uploaded it or created the target. */
+function deletableBy(state: PhotoState, actorId: number): PhotoRow {
   const photo = photoOf(state);
   const { target, owner } = state;
   const uploader = uploaderOf(photo);
   if (actorId !== uploader && actorId !== owner.created_by)
     throw new Forbidden(
-      `Only the person who uploaded this photo or the ${target.type}'s creator can change it`,
+      `Only the person who uploaded this photo or the ${target.type}'s creator can delete it`,
     );
   return photo;
 }

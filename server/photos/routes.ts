@@ -1,5 +1,6 @@
-// Photos of cats and bodegas: upload (signed-in), switch the primary photo and delete (the photo's
-// uploader or the item's creator). Processing happens in the photos worker.
+// Photos of cats and bodegas: upload (signed-in), switch the primary photo (the item's creator or a
+// moderator) and delete (the photo's uploader or the item's creator). Processing happens in the
+// photos worker.
 import { requestMetadata, signedInUser } from '../plugins/auth.ts';
 import { Photo } from '../../contract/catalogue.ts';
 import fs from 'node:fs/promises';

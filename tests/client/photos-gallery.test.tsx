@@ -28,7 +28,7 @@ function photo(id: number, extra: Partial<Photo> = {}): Photo {
   };
 }
 
-function renderGallery(photos: Photo[]) {
+function renderGallery(photos: Photo[], creatorId: number | null = CREATOR) {
   const onPrimary = vi.fn();
   const onDeleted = vi.fn();
   render(
@@ -38,7 +38,7 @@ function renderGallery(photos: Photo[]) {
         targetType="cat"
         targetId={4}
         itemName="Whiskers"
-        creatorId={CREATOR}
+        creatorId={creatorId}
         onPrimary={onPrimary}
         onDeleted={onDeleted}
       />
@@ -55,8 +55,8 @@ function stubConfirm(answer: boolean) {
   return confirm;
 }
 
-const signIn = (id: number) =>
-  useSession.setState({ user: { id, username: `u${id}` }, token: 't', loading: false });
+const signIn = (id: number, role: 'member' | 'moderator' = 'member') =>
+  useSession.setState({ user: { id, username: `u${id}`, role }, token: 't', loading: false });
 const tile = (caption: string) => screen.getByRole('img', { name: caption }).closest('li') as HTMLElement;
 
 beforeEach(() => signIn(UPLOADER));
@@ -99,6 +99,8 @@ describe('deleting a photo', () => {
 });
 
 describe('setting the primary photo', () => {
+  beforeEach(() => signIn(CREATOR));
+
   it('is offered on the other ready photos and confirms', async () => {
     const { sent } = scriptedFetch(() => ({ status: 200, body: { photo: photo(2, { is_primary: true }) } }));
     const { onPrimary } = renderGallery([photo(1, { is_primary: true }), photo(2)]);
@@ -121,13 +123,25 @@ describe('setting the primary photo', () => {
 describe('who sees the photo controls', () => {
   const controls = () => screen.queryAllByRole('button', { name: /Delete|Set as primary/ });
 
-  it('the uploader and the item creator do', () => {
-    renderGallery([photo(1, { is_primary: true }), photo(2)]);
-    expect(controls()).toHaveLength(3);
-    cleanup();
+  const names = () => controls().map((b) => b.textContent);
+
+  it('the item creator sees both; the uploader only Delete, since choosing the primary photo is not theirs', () => {
     signIn(CREATOR);
     renderGallery([photo(1, { is_primary: true }), photo(2)]);
-    expect(controls()).toHaveLength(3);
+    expect(names()).toEqual(['Delete', 'Set as primary', 'Delete']);
+    cleanup();
+    signIn(UPLOADER);
+    renderGallery([photo(1, { is_primary: true }), photo(2)]);
+    expect(names()).toEqual(['Delete', 'Delete']);
+  });
+
+  it('a moderator sees Set as primary only, also on an item with no creator', () => {
+    signIn(STRANGER, 'moderator');
+    renderGallery([photo(1, { is_primary: true }), photo(2)]);
+    expect(names()).toEqual(['Set as primary']);
+    cleanup();
+    renderGallery([photo(1, { is_primary: true }), photo(2)], null);
+    expect(names()).toEqual(['Set as primary']);
   });
 
   it('another user and a visitor do not', () => {

@@ -20,9 +20,12 @@ const MISSING = 987654321;
 
 beforeAll(async () => {
   t = await createTestApp();
-  [creator, moderator, stranger, saver, reviewer, uploader] = await Promise.all(
-    ['creator', 'moderator', 'stranger', 'saver', 'reviewer', 'uploader'].map((name) => person(t, name)),
-  );
+  creator = await person(t, 'creator');
+  moderator = await person(t, 'moderator');
+  stranger = await person(t, 'stranger');
+  saver = await person(t, 'saver');
+  reviewer = await person(t, 'reviewer');
+  uploader = await person(t, 'uploader');
   await setRole(t.services, moderator.username, 'moderator');
 });
 

@@ -1,9 +1,11 @@
-// Switching the primary photo and deleting photos: only the photo's uploader or the item's creator.
+// Switching the primary photo (only the item's creator or a moderator) and deleting photos (only the
+// photo's uploader or the item's creator).
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call } from '../../helpers/app.ts';
 import { imageOf } from '../../fixtures/images.ts';
+import { setRole } from '../../../server/moderation/roles.ts';
 import { listPhotos } from '../../../server/photos/read.ts';
 import {
   addBodega,
@@ -20,17 +22,20 @@ let t: PhotoTestApp;
 let creator: TestUser;
 let uploader: TestUser;
 let stranger: TestUser;
+let moderator: TestUser;
 
 beforeAll(async () => {
   t = await createPhotoTestApp();
   creator = await createUser(t, 'creator');
   uploader = await createUser(t, 'uploader');
   stranger = await createUser(t, 'stranger');
+  moderator = await createUser(t, 'moderator');
+  await setRole(t.services, moderator.username, 'moderator');
 });
 afterAll(() => t.close());
 
-async function catWithPhotos(count: number) {
-  const catId = await addCat(t, creator.id);
+async function catWithPhotos(count: number, createdBy: number | null = creator.id) {
+  const catId = await addCat(t, createdBy);
   const photos = [];
   for (let i = 0; i < count; i++)
     photos.push(await uploadPhoto(t, 'cats', catId, await imageOf('jpeg'), uploader.token));
@@ -42,41 +47,60 @@ const primaryOf = async (type: 'cat' | 'bodega', id: number) =>
   (await listPhotos(t.services.database.db, type, id)).filter((p) => p.is_primary).map((p) => p.id);
 
 describe('PUT /api/photos/{cats|bodegas}/:id/photos/:photoId/primary', () => {
-  it('lets the uploader and the creator switch the primary photo, keeping exactly one', async () => {
+  it('lets the creator and a moderator switch the primary photo, keeping exactly one', async () => {
     const { catId, photos } = await catWithPhotos(3);
     const [a, b, c] = photos.map((p) => p.id);
     expect(await primaryOf('cat', catId)).toEqual([a]);
+    const put = (photoId: number | undefined, as: TestUser) =>
+      call(t.app, 'PUT', `/api/photos/cats/${catId}/photos/${photoId}/primary`, undefined, as.token);
 
-    const byUploader = await call(
+    const byCreator = await put(b, creator);
+    expect(byCreator.status).toBe(200);
+    expect(byCreator.body.photo).toMatchObject({ id: b, is_primary: true, status: 'ready' });
+    expect(await primaryOf('cat', catId)).toEqual([b]);
+
+    expect((await put(c, moderator)).status).toBe(200);
+    expect(await primaryOf('cat', catId)).toEqual([c]);
+
+    expect((await put(c, creator)).status).toBe(200);
+    expect(await primaryOf('cat', catId)).toEqual([c]);
+  });
+
+  it("refuses the photo's uploader on someone else's item (403): an upload cannot take over the primary photo", async () => {
+    const { catId, photos } = await catWithPhotos(2);
+    const [first, second] = photos.map((p) => p.id);
+    const put = (photoId: number | undefined) =>
+      call(t.app, 'PUT', `/api/photos/cats/${catId}/photos/${photoId}/primary`, undefined, uploader.token);
+    const refused = await put(second);
+    expect(refused.status).toBe(403);
+    expect(refused.body).toEqual({
+      error: "Only the cat's creator or a moderator can choose its primary photo",
+      code: 'forbidden',
+    });
+    // Not even for the photo that is primary already: the answer does not tell which one is.
+    expect((await put(first)).status).toBe(403);
+    expect(await primaryOf('cat', catId)).toEqual([first]);
+    // Deleting their own photo stays theirs.
+    const deleted = await call(
       t.app,
-      'PUT',
-      `/api/photos/cats/${catId}/photos/${b}/primary`,
+      'DELETE',
+      `/api/photos/cats/${catId}/photos/${second}`,
       undefined,
       uploader.token,
     );
-    expect(byUploader.status).toBe(200);
-    expect(byUploader.body.photo).toMatchObject({ id: b, is_primary: true, status: 'ready' });
-    expect(await primaryOf('cat', catId)).toEqual([b]);
+    expect(deleted.status).toBe(200);
+  });
 
-    const byCreator = await call(
-      t.app,
-      'PUT',
-      `/api/photos/cats/${catId}/photos/${c}/primary`,
-      undefined,
-      creator.token,
-    );
-    expect(byCreator.status).toBe(200);
-    expect(await primaryOf('cat', catId)).toEqual([c]);
-
-    const again = await call(
-      t.app,
-      'PUT',
-      `/api/photos/cats/${catId}/photos/${c}/primary`,
-      undefined,
-      creator.token,
-    );
-    expect(again.status).toBe(200);
-    expect(await primaryOf('cat', catId)).toEqual([c]);
+  it('leaves the primary photo of an item with no creator to moderators', async () => {
+    const { catId, photos } = await catWithPhotos(2, null);
+    const [first, second] = photos.map((p) => p.id);
+    expect(await primaryOf('cat', catId)).toEqual([first]);
+    const url = `/api/photos/cats/${catId}/photos/${second}/primary`;
+    expect((await call(t.app, 'PUT', url, undefined, uploader.token)).status).toBe(403);
+    expect((await call(t.app, 'PUT', url, undefined, stranger.token)).status).toBe(403);
+    expect(await primaryOf('cat', catId)).toEqual([first]);
+    expect((await call(t.app, 'PUT', url, undefined, moderator.token)).status).toBe(200);
+    expect(await primaryOf('cat', catId)).toEqual([second]);
   });
 
   it('refuses other users (403), signed-out callers (401) and photos of another target (404)', async () => {

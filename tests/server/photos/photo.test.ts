@@ -47,7 +47,7 @@ describe('photo decisions', () => {
     uploaderRole: member,
   };
 
-  it('makes an upload primary only when the target’s creator asks', () => {
+  it('makes an upload primary only when the target’s creator or a moderator asks', () => {
     const byOwner = decidePhoto({ type: 'UploadPhoto', photo: { ...upload, uploadedBy: 1 } }, state(null));
     const byOther = decidePhoto({ type: 'UploadPhoto', photo: { ...upload, uploadedBy: 2 } }, state(null));
     expect(byOwner).toEqual([
@@ -65,13 +65,38 @@ describe('photo decisions', () => {
       },
     ]);
     expect(byOther[0]!.type === 'PhotoUploaded' && byOther[0]!.data.make_primary).toBe(false);
+    const byModerator = decidePhoto(
+      { type: 'UploadPhoto', photo: { ...upload, uploadedBy: 3, uploaderRole: 'moderator' } },
+      state(null),
+    );
+    expect(byModerator[0]!.type === 'PhotoUploaded' && byModerator[0]!.data.make_primary).toBe(true);
   });
 
-  it('lets the uploader or the target’s creator change a photo, and no one else', () => {
-    expect(
-      decidePhoto({ type: 'SetPrimaryPhoto', photoId: 20, actorId: 2, actorRole: member }, state(photo())),
-    ).toEqual([{ type: 'PhotoPrimarySet', data: ref }]);
+  it('lets the target’s creator or a moderator choose the primary photo; not its uploader (403)', () => {
+    const primary = (actorId: number, actorRole: 'member' | 'moderator' = member) =>
+      ({ type: 'SetPrimaryPhoto', photoId: 20, actorId, actorRole }) as const;
+    expect(decidePhoto(primary(1), state(photo()))).toEqual([{ type: 'PhotoPrimarySet', data: ref }]);
+    expect(decidePhoto(primary(3, 'moderator'), state(photo()))).toEqual([
+      { type: 'PhotoPrimarySet', data: ref },
+    ]);
+    expect(() => decidePhoto(primary(2), state(photo()))).toThrow(Forbidden);
+    expect(() => decidePhoto(primary(3), state(photo()))).toThrow(Forbidden);
+    // Refused even when nothing would change: the answer does not depend on which photo is primary.
+    expect(() => decidePhoto(primary(2), state(photo({ is_primary: true })))).toThrow(Forbidden);
+    // An item whose creator is gone: moderators only.
+    const orphan: PhotoState = { target, owner: { ...owner, created_by: null }, photo: photo() };
+    expect(() => decidePhoto(primary(2), orphan)).toThrow(Forbidden);
+    expect(decidePhoto(primary(3, 'moderator'), orphan)).toHaveLength(1);
+    const orphanUpload = { ...upload, uploadedBy: 2 };
+    const uploaded = decidePhoto({ type: 'UploadPhoto', photo: orphanUpload }, { ...orphan, photo: null });
+    expect(uploaded[0]!.type === 'PhotoUploaded' && uploaded[0]!.data.make_primary).toBe(false);
+  });
+
+  it('lets the uploader or the target’s creator delete a photo, and no one else', () => {
     expect(decidePhoto({ type: 'DeletePhoto', photoId: 20, actorId: 1 }, state(photo()))).toEqual([
+      { type: 'PhotoDeleted', data: ref },
+    ]);
+    expect(decidePhoto({ type: 'DeletePhoto', photoId: 20, actorId: 2 }, state(photo()))).toEqual([
       { type: 'PhotoDeleted', data: ref },
     ]);
     expect(() => decidePhoto({ type: 'DeletePhoto', photoId: 20, actorId: 3 }, state(photo()))).toThrow(
@@ -87,11 +112,11 @@ describe('photo decisions', () => {
     );
     const failed = state(photo({ status: 'failed' }));
     expect(() =>
-      decidePhoto({ type: 'SetPrimaryPhoto', photoId: 20, actorId: 2, actorRole: member }, failed),
+      decidePhoto({ type: 'SetPrimaryPhoto', photoId: 20, actorId: 1, actorRole: member }, failed),
     ).toThrow(Conflict);
     expect(
       decidePhoto(
-        { type: 'SetPrimaryPhoto', photoId: 20, actorId: 2, actorRole: member },
+        { type: 'SetPrimaryPhoto', photoId: 20, actorId: 1, actorRole: member },
         state(photo({ is_primary: true })),
       ),
     ).toEqual([]);

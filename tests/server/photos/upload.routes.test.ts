@@ -2,6 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call } from '../../helpers/app.ts';
+import { setRole } from '../../../server/moderation/roles.ts';
 import { imageOf, jpegOfSize } from '../../fixtures/images.ts';
 import {
   addBodega,
@@ -148,7 +149,7 @@ describe('POST /api/photos/{cats|bodegas}/:id/photos', () => {
     expect(asText.body.details).toHaveProperty('photo');
   });
 
-  it("ignores is_primary from anyone but the item's creator; the uploader may still set it after", async () => {
+  it("ignores is_primary from anyone but the item's creator or a moderator; the uploader may not set it after", async () => {
     const bodegaId = await addBodega(t, alice.id, 'Creator Deli');
     const mallory = await createUser(t, 'mallory');
     const file = await imageOf('png');
@@ -182,7 +183,7 @@ describe('POST /api/photos/{cats|bodegas}/:id/photos', () => {
     expect(res.body.photo.is_primary).toBe(false);
     expect(await primaryIds()).toEqual([owners.id]);
 
-    // Setting primary afterwards stays as it was: the uploader may, for their own photo.
+    // Nor afterwards: choosing the primary photo is the creator's (and moderators'), on either path.
     const put = await call(
       t.app,
       'PUT',
@@ -190,8 +191,14 @@ describe('POST /api/photos/{cats|bodegas}/:id/photos', () => {
       undefined,
       mallory.token,
     );
-    expect(put.status).toBe(200);
-    expect(await primaryIds()).toEqual([res.body.photo.id]);
+    expect(put.status).toBe(403);
+    expect(await primaryIds()).toEqual([owners.id]);
+
+    const moderator = await createUser(t, 'upload_moderator');
+    await setRole(t.services, moderator.username, 'moderator');
+    const chosen = await uploadPhoto(t, 'bodegas', bodegaId, file, moderator.token, { is_primary: 'true' });
+    expect(chosen.is_primary).toBe(true);
+    expect(await primaryIds()).toEqual([chosen.id]);
   });
 
   it('answers 400 for a caption over 300 characters or a bad is_primary, keeping nothing', async () => {

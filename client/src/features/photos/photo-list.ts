@@ -40,12 +40,20 @@ export function primaryPhotoOf(photos: readonly Photo[]): Photo | null {
   return photos.find((p) => p.is_primary && p.status === 'ready' && p.url) ?? null;
 }
 
-/** May this user set the photo primary or delete it? The server allows its uploader and the item's creator. */
-export function canManagePhoto(
-  userId: number | null | undefined,
-  photo: Photo,
-  itemCreatorId: number | null,
-): boolean {
-  if (userId === null || userId === undefined) return false;
-  return photo.uploaded_by === userId || itemCreatorId === userId;
+/** Who is looking: the signed-in user (with their role), or nobody. */
+type Viewer = { id: number; role?: 'member' | 'moderator' } | null | undefined;
+
+/** May this user delete the photo? The server allows its uploader and the item's creator. */
+export function canDeletePhoto(user: Viewer, photo: Photo, itemCreatorId: number | null): boolean {
+  if (!user) return false;
+  return photo.uploaded_by === user.id || itemCreatorId === user.id;
+}
+
+/**
+ * May this user choose the item's primary photo? The server allows the item's creator and
+ * moderators, not a photo's uploader (who could otherwise replace the creator's choice with theirs).
+ */
+export function canChoosePrimary(user: Viewer, itemCreatorId: number | null): boolean {
+  if (!user) return false;
+  return user.role === 'moderator' || (itemCreatorId !== null && itemCreatorId === user.id);
 }

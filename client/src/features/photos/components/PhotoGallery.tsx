@@ -1,5 +1,6 @@
-// The photos of a cat or shop: thumbnails (small variant) that open the large one, and for the
-// uploader or the item's creator the controls to make one primary or delete it.
+// The photos of a cat or shop: thumbnails (small variant) that open the large one, the control to
+// make one primary for the item's creator and moderators, and to delete one for its uploader and
+// the item's creator.
 import '../photos.css';
 import { useState, type ReactNode } from 'react';
 import toast from 'react-hot-toast/headless';
@@ -11,7 +12,7 @@ import type { Photo, TargetType } from '../../../lib/catalogue.ts';
 import { useSession } from '../../auth/stores/session.ts';
 import { deletePhoto } from '../api/delete-photo.ts';
 import { setPrimaryPhoto } from '../api/set-primary-photo.ts';
-import { canManagePhoto } from '../photo-list.ts';
+import { canChoosePrimary, canDeletePhoto } from '../photo-list.ts';
 import { PhotoViewer } from './PhotoViewer.tsx';
 
 export const DELETE_PHOTO_CONFIRMATION = 'Are you sure you want to delete this photo?';
@@ -46,8 +47,11 @@ export function PhotoGallery(props: PhotoGalleryProps) {
 type PhotoTileProps = PhotoGalleryProps & { photo: Photo; onView(): void };
 
 function PhotoTile({ photo, itemName, onView, photoAction, ...item }: PhotoTileProps) {
-  const userId = useSession((s) => s.user?.id);
-  const manageable = canManagePhoto(userId, photo, item.creatorId);
+  const user = useSession((s) => s.user);
+  const allowed = {
+    primary: canChoosePrimary(user, item.creatorId),
+    remove: canDeletePhoto(user, photo, item.creatorId),
+  };
   const label = photo.caption || `Photo of ${itemName}`;
   return (
     <li className={photo.is_primary ? 'photo-tile photo-tile--primary' : 'photo-tile'}>
@@ -61,7 +65,7 @@ function PhotoTile({ photo, itemName, onView, photoAction, ...item }: PhotoTileP
       {photo.is_primary && <span className="photo-tile__badge">Primary</span>}
       {photo.hidden && <p className="photo-tile__hidden">Hidden by moderators</p>}
       {photo.caption && <p className="photo-tile__caption">{photo.caption}</p>}
-      {manageable && <PhotoActions photo={photo} {...item} />}
+      {(allowed.primary || allowed.remove) && <PhotoActions photo={photo} allowed={allowed} {...item} />}
       {photoAction?.(photo)}
     </li>
   );
@@ -75,9 +79,13 @@ function PendingTile({ failed }: { failed: boolean }) {
   );
 }
 
-type PhotoActionsProps = Omit<PhotoGalleryProps, 'photos' | 'itemName' | 'photoAction'> & { photo: Photo };
+type PhotoActionsProps = Omit<PhotoGalleryProps, 'photos' | 'itemName' | 'photoAction'> & {
+  photo: Photo;
+  /** Which of the two controls this user may use. */
+  allowed: { primary: boolean; remove: boolean };
+};
 
-function PhotoActions({ photo, targetType, targetId, onPrimary, onDeleted }: PhotoActionsProps) {
+function PhotoActions({ photo, allowed, targetType, targetId, onPrimary, onDeleted }: PhotoActionsProps) {
   const [busy, setBusy] = useState<'primary' | 'delete' | null>(null);
 
   async function makePrimary() {
@@ -106,9 +114,11 @@ function PhotoActions({ photo, targetType, targetId, onPrimary, onDeleted }: Pho
     }
   }
 
+  const offerPrimary = allowed.primary && !photo.is_primary && photo.status === 'ready';
+  if (!offerPrimary && !allowed.remove) return null;
   return (
     <div className="photo-tile__actions">
-      {!photo.is_primary && photo.status === 'ready' && (
+      {offerPrimary && (
         <button
           type="button"
           className="button button--secondary button--small"
@@ -119,16 +129,18 @@ function PhotoActions({ photo, targetType, targetId, onPrimary, onDeleted }: Pho
           {busy === 'primary' ? 'Updating...' : 'Set as primary'}
         </button>
       )}
-      <button
-        type="button"
-        className="button button--ghost button--small photo-tile__delete"
-        onClick={() => void remove()}
-        disabled={busy !== null}
-        aria-label={`Delete photo${photo.caption ? ` ${photo.caption}` : ''}`}
-      >
-        <ToolIcon name="trash" size={14} />
-        {busy === 'delete' ? 'Deleting...' : 'Delete'}
-      </button>
+      {allowed.remove && (
+        <button
+          type="button"
+          className="button button--ghost button--small photo-tile__delete"
+          onClick={() => void remove()}
+          disabled={busy !== null}
+          aria-label={`Delete photo${photo.caption ? ` ${photo.caption}` : ''}`}
+        >
+          <ToolIcon name="trash" size={14} />
+          {busy === 'delete' ? 'Deleting...' : 'Delete'}
+        </button>
+      )}
     </div>
   );
 }
