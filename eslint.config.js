@@ -1,3 +1,4 @@
+import { readdirSync } from 'node:fs';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
@@ -27,6 +28,15 @@ const DOMAINS = [
   './server/search',
   './server/system',
 ];
+
+// The client's floors (see docs/architecture.md): shared code (components/, hooks/, lib/,
+// config/) below the features, the features below app/ (the router, the providers, the layout)
+// and prerender/ (which renders the shell).
+const CLIENT = './client/src';
+const FEATURES = readdirSync(new URL('./client/src/features', import.meta.url), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
+const otherFeatures = (name) => FEATURES.filter((other) => other !== name);
 
 export default tseslint.config(
   {
@@ -102,6 +112,65 @@ export default tseslint.config(
   {
     files: ['migrations/**/*.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
+  },
+  {
+    // The client's layering: no import cycles; shared code knows no feature and no part of app/; a
+    // feature knows no part of app/, and another feature only through that feature's public entry,
+    // `features/<name>/index.ts` (what the other features and app/ may use of it: its sections,
+    // hooks and stores, never its api/ files or its cache), and app/ too, but for the route
+    // modules (`features/<name>/routes/`), which the router loads lazily one by one. The live
+    // stream (features/live) is the one exception the other way round: the features use it, and
+    // it reaches them only through `features/<name>/live.ts`, what a feature exports for the
+    // stream (the functions that apply its messages to the feature's cache, and their types); so
+    // the stream's code never pulls in a feature's screens, and never closes a circle through them.
+    files: ['client/src/**/*.{ts,tsx}'],
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/ignore': ['node_modules'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
+      'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js'] })],
+    },
+    rules: {
+      'import-x/no-cycle': 'error',
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          basePath: import.meta.dirname,
+          zones: [
+            {
+              target: ['components', 'hooks', 'lib', 'config'].map((dir) => `${CLIENT}/${dir}`),
+              from: [`${CLIENT}/features`, `${CLIENT}/app`, `${CLIENT}/prerender`],
+              message: 'Shared code sits below the features and app/, and imports neither.',
+            },
+            {
+              target: `${CLIENT}/features`,
+              from: [`${CLIENT}/app`, `${CLIENT}/prerender`],
+              message: 'A feature never imports app/; app/ puts the features together.',
+            },
+            {
+              target: [`${CLIENT}/app`, `${CLIENT}/prerender`],
+              from: `${CLIENT}/features`,
+              except: FEATURES.flatMap((name) => [`./${name}/index.ts`, `./${name}/routes`]),
+              message:
+                'app/ reaches a feature through its public entry, features/<name>/index.ts, or its routes.',
+            },
+            ...otherFeatures('live').map((name) => ({
+              target: `${CLIENT}/features/${name}`,
+              from: `${CLIENT}/features`,
+              except: [`./${name}`, ...otherFeatures(name).map((other) => `./${other}/index.ts`)],
+              message: 'A feature reaches another only through its public entry, features/<name>/index.ts.',
+            })),
+            {
+              target: `${CLIENT}/features/live`,
+              from: `${CLIENT}/features`,
+              except: ['./live', ...otherFeatures('live').map((other) => `./${other}/live.ts`)],
+              message:
+                'The live stream reaches a feature only through what it exports for it, features/<name>/live.ts.',
+            },
+          ],
+        },
+      ],
+    },
   },
   {
     files: ['client/src/**/*.{ts,tsx}', 'tests/client/**/*.{ts,tsx}'],

@@ -1,6 +1,6 @@
 import { useEffect, type ReactNode } from 'react';
 import { Toaster } from '../components/Toaster.tsx';
-import { useSession } from '../features/auth/stores/session.ts';
+import { useSession } from '../features/auth/index.ts';
 
 // Durations of the product: errors and plain messages 4 s, successes 2 s, loading until dismissed.
 const toastOptions = {

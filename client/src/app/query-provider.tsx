@@ -2,7 +2,7 @@
 // reads server data, not with the app shell (the home page needs none of it).
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
-import { useLiveCache } from '../features/live/use-live-cache.ts';
+import { useLiveCache } from '../features/live/index.ts';
 import { createQueryClient } from '../lib/query-client.ts';
 
 /** One cache for the app's whole visit: every screen reads through it. */

@@ -2,9 +2,9 @@
 // chunk, so the home route downloads only the shell and the home page.
 import { lazy, type ComponentType } from 'react';
 import { createHashRouter, type RouteObject } from 'react-router-dom';
-import { RequireAuth } from '../components/RequireAuth.tsx';
 import { PageNotFound } from '../components/PageMessage.tsx';
 import { RouteError } from '../components/RouteError.tsx';
+import { RequireAuth } from '../features/auth/index.ts';
 import { AppLayout } from './layout/AppLayout.tsx';
 // The landing page and the search heading ship with the shell: they are tiny, and loading them
 // lazily would add a round trip before the first meaningful paint. So does the page-not-found

@@ -5,7 +5,7 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import { createHashRouter } from 'react-router-dom';
 import { App } from '../app/App.tsx';
 import { routes } from '../app/router.tsx';
-import { useSession } from '../features/auth/stores/session.ts';
+import { useSession } from '../features/auth/index.ts';
 
 /**
  * Routes whose first screen needs no code beyond the shell and nothing from the server: the home

@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { Outlet, useLocation } from 'react-router-dom';
 import { FullPageSpinner } from '../../components/Spinner.tsx';
-import { useSession } from '../../features/auth/stores/session.ts';
+import { useSession } from '../../features/auth/index.ts';
 import { NavBar } from './NavBar.tsx';
 
 /** Header around every route; the whole page waits for the session check (max 3 s). */

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Link, NavLink, useLocation, useNavigate } from 'react-router-dom';
 import { Icon } from '../../components/Icon.tsx';
-import { useSession } from '../../features/auth/stores/session.ts';
+import { useSession } from '../../features/auth/index.ts';
 import './nav-bar.css';
 
 function navClass({ isActive }: { isActive: boolean }): string {

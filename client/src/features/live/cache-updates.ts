@@ -7,21 +7,17 @@ import type {
   BodegaSummary,
   CatResponse,
   CatSummary,
-  Pagination,
-  Photo,
-  Review,
   TargetType,
 } from '../../lib/catalogue.ts';
 import { queryKeys } from '../../lib/query-keys.ts';
-import { markPrimary, removePhoto, upsertPhoto } from '../photos/photo-list.ts';
-import { mergeReviews, REVIEWS_PER_PAGE } from '../reviews/review-list.ts';
-import type { SearchResults } from '../search/model/results.ts';
+import { photoAdded, photoMadePrimary, photoRemoved } from '../photos/live.ts';
+import { addReview } from '../reviews/live.ts';
+import type { SearchResults } from '../search/live.ts';
 import type { LiveData, LiveEvent, LiveMessage } from './types.ts';
 
 type CatData = CatResponse | null;
 type BodegaData = BodegaResponse | null;
 type SearchData = InfiniteData<SearchResults>;
-type ReviewsData = InfiniteData<{ reviews: Review[]; pagination?: Pagination }>;
 type PhotoEvent = LiveEvent<'photo.ready' | 'photo.primary' | 'photo.deleted'>;
 
 // --- Where the data sits ---------------------------------------------------------------------
@@ -171,29 +167,6 @@ export function applyReviewPosted(client: QueryClient, data: LiveData['review.po
   addReview(client, target_type, target_id, review);
 }
 
-/** Adds a review to the cached list of its target (from the stream, or as its author posted it). */
-export function addReview(client: QueryClient, type: TargetType, targetId: number, review: Review): void {
-  const queryKey = queryKeys.reviews(type, targetId);
-  if (
-    client.getQueryData(queryKey) === undefined &&
-    client.getQueryState(queryKey)?.fetchStatus === 'fetching'
-  ) {
-    // The list is still on its first read: show the review now; that read's answer, which may
-    // predate it, gets it again (read-through-live.ts).
-    const pagination = { page: 1, per_page: REVIEWS_PER_PAGE, total: 1, pages: 1 };
-    client.setQueryData<ReviewsData>(queryKey, {
-      pages: [{ reviews: [review], pagination }],
-      pageParams: [1],
-    });
-    return;
-  }
-  client.setQueryData<ReviewsData>(queryKey, (data) => {
-    const [first, ...rest] = data?.pages ?? [];
-    if (!data || !first) return data;
-    return { ...data, pages: [{ ...first, reviews: mergeReviews(first.reviews, [review]) }, ...rest] };
-  });
-}
-
 export function applyRatingUpdated(client: QueryClient, data: LiveData['rating.updated']): void {
   const { target_type, target_id, rating, review_count } = data;
   patchTarget(client, target_type, target_id, { rating, review_count });
@@ -202,32 +175,11 @@ export function applyRatingUpdated(client: QueryClient, data: LiveData['rating.u
 /** A photo finished processing, became primary or was deleted: its target's page and cards follow. */
 export function applyPhotoEvent(client: QueryClient, message: PhotoEvent): void {
   const { target_type, target_id, primary_photo, primary_thumb } = message.data;
-  updateItemPhotos(client, target_type, target_id, (photos) => {
-    if (message.type === 'photo.ready') return upsertPhoto(photos, message.data);
-    if (message.type === 'photo.primary') return markPrimary(photos, message.data.id);
-    return removePhoto(photos, message.data.id);
-  });
+  if (message.type === 'photo.ready') photoAdded(client, target_type, target_id, message.data);
+  else if (message.type === 'photo.primary')
+    photoMadePrimary(client, target_type, target_id, message.data.id);
+  else photoRemoved(client, target_type, target_id, message.data.id);
   patchTarget(client, target_type, target_id, { primary_photo, primary_thumb });
-}
-
-/** Changes the photos on a cat's or bodega's cached page (uploads made there use this too). */
-export function updateItemPhotos(
-  client: QueryClient,
-  type: TargetType,
-  id: number,
-  update: (photos: readonly Photo[]) => Photo[],
-): void {
-  if (type === 'cat') {
-    client.setQueryData<CatData>(
-      queryKeys.cat(id),
-      (d) => d && { ...d, cat: { ...d.cat, photos: update(d.cat.photos) } },
-    );
-    return;
-  }
-  client.setQueryData<BodegaData>(
-    queryKeys.bodega(id),
-    (d) => d && { ...d, bodega: { ...d.bodega, photos: update(d.bodega.photos) } },
-  );
 }
 
 /** The reads a `reset` (the server could not replay what this client missed) fetches again. */

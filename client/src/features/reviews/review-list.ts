@@ -1,4 +1,7 @@
-import type { Review } from '../../lib/catalogue.ts';
+import type { Pagination, Review } from '../../lib/catalogue.ts';
+
+/** One page of a cat's or shop's reviews, as the server answers it. */
+export type ReviewPage = { reviews: Review[]; pagination: Pagination };
 
 /** Reviews per page of a cat's or shop's list. */
 export const REVIEWS_PER_PAGE = 20;

@@ -1,13 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { answerLevel, cellSize } from '../../../../contract/map-grid.ts';
+import { clampBox, formatArea, parseArea } from '../../../../client/src/features/search/model/area.ts';
 import {
   addToClusters,
-  clampBox,
   clusterLabel,
   clusterQuery,
-  formatArea,
-  parseArea,
   removeFromClusters,
   type Box,
   type ClusterView,

@@ -2,7 +2,7 @@ import { queryOptions } from '@tanstack/react-query';
 import { api, nullWhenMissing } from '../../../lib/api.ts';
 import type { BodegaResponse } from '../../../lib/catalogue.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
-import { readThroughLive } from '../../live/read-through-live.ts';
+import { readThroughLive } from '../../live/index.ts';
 
 /** A bodega with its cats (records a recently viewed entry when signed in). */
 export function getBodega(id: number, signal?: AbortSignal): Promise<BodegaResponse> {

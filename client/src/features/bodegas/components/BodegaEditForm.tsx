@@ -7,7 +7,7 @@ import { TEXT_LIMITS, type BodegaDetail } from '../../../lib/catalogue.ts';
 import { formatCoordinates } from '../../../lib/coordinates.ts';
 import { formatRating } from '../../../lib/format.ts';
 import { textInputs } from '../../../lib/form-values.ts';
-import { ItemEditForm } from '../../items/components/ItemEditForm.tsx';
+import { ItemEditForm } from '../../item-edit/index.ts';
 import { deleteBodega } from '../api/delete-bodega.ts';
 import { updateBodega, type BodegaEdit } from '../api/update-bodega.ts';
 import { bodegaEditOf, bodegaEditToSend, DELETE_BODEGA_CONFIRMATION } from '../bodega-form.ts';

@@ -1,9 +1,9 @@
 import { Icon } from '../../../components/Icon.tsx';
 import { ToolIcon } from '../../../components/ToolIcon.tsx';
-import type { SavedFlag } from '../../../hooks/use-saved-flag.ts';
+import type { SavedFlag } from '../../saved/index.ts';
 import type { BodegaDetail, Photo } from '../../../lib/catalogue.ts';
 import { formatLongDate } from '../../../lib/format.ts';
-import { ItemHero } from '../../items/components/ItemHero.tsx';
+import { ItemHero } from '../../items/index.ts';
 
 type BodegaHeroProps = { bodega: BodegaDetail; primary: Photo | null; saved: SavedFlag; canEdit: boolean };
 

@@ -1,7 +1,7 @@
 // A bodega with its cats, kept current from the live stream (features/live/cache-updates.ts):
 // edits, ratings, cats added or removed, and new primary photos of its cats.
 import type { BodegaDetail, CatSummary } from '../../../lib/catalogue.ts';
-import { useLiveDetail, type DetailState } from '../../items/hooks/use-live-detail.ts';
+import { useLiveDetail, type DetailState } from '../../items/index.ts';
 import { bodegaQuery } from '../api/get-bodega.ts';
 
 export type BodegaDetailState = DetailState<{ bodega: BodegaDetail; cats: CatSummary[] }>;

@@ -2,24 +2,17 @@
 import { useParams } from 'react-router-dom';
 import { useDocumentTitle } from '../../../hooks/use-document-title.ts';
 import type { BodegaDetail, CatSummary } from '../../../lib/catalogue.ts';
-import { ItemDetailLayout } from '../../items/components/ItemDetailLayout.tsx';
-import { ItemPageState } from '../../items/components/ItemPageState.tsx';
-import { useItemPage } from '../../items/hooks/use-item-page.ts';
-import { PhotosSection } from '../../photos/components/PhotosSection.tsx';
-import { ReviewsSection } from '../../reviews/components/ReviewsSection.tsx';
+import { ItemPageState } from '../../../components/ItemPageState.tsx';
+import { ItemDetailLayout, ItemQuickActions, useItemPage } from '../../items/index.ts';
+import { HiddenBanner, PhotoReportButton, ReportButton, ReviewReportButton } from '../../moderation/index.ts';
+import { PhotosSection } from '../../photos/index.ts';
+import { ReviewsSection } from '../../reviews/index.ts';
 import { setBodegaSaved } from '../api/save-bodega.ts';
 import { BodegaCats } from '../components/BodegaCats.tsx';
 import { BodegaHero } from '../components/BodegaHero.tsx';
-import { ItemQuickActions } from '../../items/components/ItemQuickActions.tsx';
 import { ContactCard } from '../components/ContactCard.tsx';
 import { LocationCard } from '../components/LocationCard.tsx';
 import { useBodegaDetail } from '../hooks/use-bodega-detail.ts';
-import { HiddenBanner } from '../../moderation/components/HiddenBanner.tsx';
-import {
-  PhotoReportButton,
-  ReportButton,
-  ReviewReportButton,
-} from '../../moderation/components/ReportButton.tsx';
 import '../../../components/detail-page.css';
 import '../bodegas.css';
 

@@ -1,5 +1,5 @@
 // /bodega/:id/edit — only the bodega's creator may edit or delete it (and its cats).
-import { ItemEditPage } from '../../items/components/ItemEditPage.tsx';
+import { ItemEditPage } from '../../item-edit/index.ts';
 import { getBodega } from '../api/get-bodega.ts';
 import { BodegaEditForm } from '../components/BodegaEditForm.tsx';
 import '../../../components/edit-form.css';

@@ -2,7 +2,7 @@ import { queryOptions } from '@tanstack/react-query';
 import { api, nullWhenMissing } from '../../../lib/api.ts';
 import type { CatResponse } from '../../../lib/catalogue.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
-import { readThroughLive } from '../../live/read-through-live.ts';
+import { readThroughLive } from '../../live/index.ts';
 
 /** A cat with its bodega (records a recently viewed entry when signed in). */
 export function getCat(id: number, signal?: AbortSignal): Promise<CatResponse> {

@@ -1,8 +1,8 @@
 import { Link } from 'react-router-dom';
 import { Icon } from '../../../components/Icon.tsx';
-import type { SavedFlag } from '../../../hooks/use-saved-flag.ts';
+import type { SavedFlag } from '../../saved/index.ts';
 import type { CatDetail, Photo } from '../../../lib/catalogue.ts';
-import { ItemHero } from '../../items/components/ItemHero.tsx';
+import { ItemHero } from '../../items/index.ts';
 
 type CatHeroProps = { cat: CatDetail; primary: Photo | null; saved: SavedFlag; canEdit: boolean };
 

@@ -1,7 +1,7 @@
 // A cat with its bodega, kept current from the live stream (features/live/cache-updates.ts): edits,
 // ratings and a deletion show up on the open page without a reload.
 import type { BodegaSummary, CatDetail } from '../../../lib/catalogue.ts';
-import { useLiveDetail, type DetailState } from '../../items/hooks/use-live-detail.ts';
+import { useLiveDetail, type DetailState } from '../../items/index.ts';
 import { catQuery } from '../api/get-cat.ts';
 
 export type CatDetailState = DetailState<{ cat: CatDetail; bodega: BodegaSummary }>;

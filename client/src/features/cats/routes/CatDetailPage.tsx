@@ -2,23 +2,16 @@
 import { useParams } from 'react-router-dom';
 import { useDocumentTitle } from '../../../hooks/use-document-title.ts';
 import type { BodegaSummary, CatDetail } from '../../../lib/catalogue.ts';
-import { ItemDetailLayout } from '../../items/components/ItemDetailLayout.tsx';
-import { ItemPageState } from '../../items/components/ItemPageState.tsx';
-import { useItemPage } from '../../items/hooks/use-item-page.ts';
-import { PhotosSection } from '../../photos/components/PhotosSection.tsx';
-import { ReviewsSection } from '../../reviews/components/ReviewsSection.tsx';
+import { ItemPageState } from '../../../components/ItemPageState.tsx';
+import { ItemDetailLayout, ItemQuickActions, useItemPage } from '../../items/index.ts';
+import { HiddenBanner, PhotoReportButton, ReportButton, ReviewReportButton } from '../../moderation/index.ts';
+import { PhotosSection } from '../../photos/index.ts';
+import { ReviewsSection } from '../../reviews/index.ts';
 import { setCatSaved } from '../api/save-cat.ts';
 import { BodegaInfoCard } from '../components/BodegaInfoCard.tsx';
 import { CatAbout } from '../components/CatAbout.tsx';
 import { CatHero } from '../components/CatHero.tsx';
-import { ItemQuickActions } from '../../items/components/ItemQuickActions.tsx';
 import { useCatDetail } from '../hooks/use-cat-detail.ts';
-import { HiddenBanner } from '../../moderation/components/HiddenBanner.tsx';
-import {
-  PhotoReportButton,
-  ReportButton,
-  ReviewReportButton,
-} from '../../moderation/components/ReportButton.tsx';
 import '../../../components/detail-page.css';
 
 export default function CatDetailPage() {

@@ -1,5 +1,5 @@
 // /cat/:id/edit — only the cat's creator may edit or delete it.
-import { ItemEditPage } from '../../items/components/ItemEditPage.tsx';
+import { ItemEditPage } from '../../item-edit/index.ts';
 import { getCat } from '../api/get-cat.ts';
 import { CatEditForm } from '../components/CatEditForm.tsx';
 import '../../../components/edit-form.css';

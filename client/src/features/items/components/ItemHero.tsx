@@ -6,10 +6,10 @@ import { HeartButton } from '../../../components/HeartButton.tsx';
 import { ItemPhoto } from '../../../components/ItemPhoto.tsx';
 import { Stars } from '../../../components/Stars.tsx';
 import { ToolIcon } from '../../../components/ToolIcon.tsx';
-import type { SavedFlag } from '../../../hooks/use-saved-flag.ts';
+import type { SavedFlag } from '../../saved/index.ts';
 import type { Photo, TargetType } from '../../../lib/catalogue.ts';
 import { formatRating, formatReviewCount } from '../../../lib/format.ts';
-import { ITEM_WORDS, itemPath } from '../kinds.ts';
+import { ITEM_WORDS, itemPath } from '../../../components/item-kinds.ts';
 
 type ItemHeroProps = {
   kind: TargetType;

@@ -1,8 +1,8 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
-import type { SavedFlag } from '../../../hooks/use-saved-flag.ts';
+import type { SavedFlag } from '../../saved/index.ts';
 import type { TargetType } from '../../../lib/catalogue.ts';
-import { ITEM_WORDS } from '../kinds.ts';
+import { ITEM_WORDS } from '../../../components/item-kinds.ts';
 
 /** 'Search More Cats' / 'Search More Bodegas' (on the matching tab) and the item's save toggle. */
 type ItemQuickActionsProps = { kind: TargetType; saved: SavedFlag; children?: ReactNode };

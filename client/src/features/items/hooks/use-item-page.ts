@@ -1,10 +1,10 @@
 // What a cat's or bodega's page keeps beside the item itself: its photos (kept current), whether
 // the user saved it, and whether the user created it (and so may edit it).
-import { useSavedFlag, type SavedFlag } from '../../../hooks/use-saved-flag.ts';
+import { useSavedFlag, type SavedFlag } from '../../saved/index.ts';
 import type { BodegaDetail, CatDetail, TargetType } from '../../../lib/catalogue.ts';
-import { useSession } from '../../auth/stores/session.ts';
-import { usePhotoList, type PhotoList } from '../../photos/hooks/use-photo-list.ts';
-import { ITEM_WORDS } from '../kinds.ts';
+import { useSession } from '../../auth/index.ts';
+import { usePhotoList, type PhotoList } from '../../photos/index.ts';
+import { ITEM_WORDS } from '../../../components/item-kinds.ts';
 
 export type ItemPage = { photos: PhotoList; saved: SavedFlag; canEdit: boolean };
 

@@ -4,8 +4,7 @@
 import { useQuery, useQueryClient, type QueryKey, type UseQueryOptions } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import toast from 'react-hot-toast/headless';
-import { useLiveCatchUp } from '../../../hooks/use-live-catch-up.ts';
-import { useLiveStream } from '../../live/use-live-events.ts';
+import { useLiveCatchUp, useLiveStream } from '../../live/index.ts';
 
 export type DetailState<Data> =
   { status: 'loading' } | { status: 'missing' } | { status: 'failed' } | ({ status: 'ready' } & Data);

@@ -3,7 +3,7 @@
 import { useRef, useState } from 'react';
 import toast from 'react-hot-toast/headless';
 import type { Photo, Review } from '../../../lib/catalogue.ts';
-import { useSession } from '../../auth/stores/session.ts';
+import { useSession } from '../../auth/index.ts';
 import { KIND_LABELS, type ModerationTargetType } from '../reasons.ts';
 import { ReportDialog } from './ReportDialog.tsx';
 import '../moderation.css';

@@ -9,7 +9,7 @@ import { useDocumentTitle } from '../../../hooks/use-document-title.ts';
 import { ApiError, errorMessage } from '../../../lib/api.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
 import type { QueueResponse, QueueStatus } from '../../../../../contract/moderation.ts';
-import { useSession } from '../../auth/stores/session.ts';
+import { useSession } from '../../auth/index.ts';
 import { QueueItemCard } from '../components/QueueItemCard.tsx';
 import { replaceQueueItem } from '../queue-cache.ts';
 import { useLiveQueue } from '../use-live-queue.ts';

@@ -9,7 +9,7 @@ import { Spinner } from '../../../components/Spinner.tsx';
 import { ToolIcon } from '../../../components/ToolIcon.tsx';
 import { errorMessage } from '../../../lib/api.ts';
 import type { Photo, TargetType } from '../../../lib/catalogue.ts';
-import { useSession } from '../../auth/stores/session.ts';
+import { useSession } from '../../auth/index.ts';
 import { deletePhoto } from '../api/delete-photo.ts';
 import { setPrimaryPhoto } from '../api/set-primary-photo.ts';
 import { canChoosePrimary, canDeletePhoto } from '../photo-list.ts';

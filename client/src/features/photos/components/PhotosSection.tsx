@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import type { Photo, TargetType } from '../../../lib/catalogue.ts';
-import { useSession } from '../../auth/stores/session.ts';
+import { useSession } from '../../auth/index.ts';
 import type { PhotoList } from '../hooks/use-photo-list.ts';
 import { PhotoGallery } from './PhotoGallery.tsx';
 import { PhotoUploadForm } from './PhotoUploadForm.tsx';

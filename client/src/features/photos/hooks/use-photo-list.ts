@@ -1,11 +1,11 @@
 // A page's photos as its cached item holds them: the live stream changes them there (photos
 // finishing processing, becoming primary or being deleted anywhere), and so do the uploads, primary
-// choices and deletions made on this page, with the same rules (photo-list.ts).
+// choices and deletions made on this page, with the same rules (api/cache.ts).
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import type { Photo, TargetType } from '../../../lib/catalogue.ts';
-import { updateItemPhotos } from '../../live/cache-updates.ts';
-import { markPrimary, primaryPhotoOf, removePhoto, upsertPhoto } from '../photo-list.ts';
+import { photoAdded, photoMadePrimary, photoRemoved } from '../api/cache.ts';
+import { primaryPhotoOf } from '../photo-list.ts';
 
 export type PhotoList = {
   photos: readonly Photo[];
@@ -17,12 +17,17 @@ export type PhotoList = {
 
 export function usePhotoList(photos: readonly Photo[], type: TargetType, targetId: number): PhotoList {
   const client = useQueryClient();
-  const update = useCallback(
-    (change: (list: readonly Photo[]) => Photo[]) => updateItemPhotos(client, type, targetId, change),
+  const added = useCallback(
+    (photo: Photo) => photoAdded(client, type, targetId, photo),
     [client, type, targetId],
   );
-  const added = useCallback((photo: Photo) => update((list) => upsertPhoto(list, photo)), [update]);
-  const primarySet = useCallback((id: number) => update((list) => markPrimary(list, id)), [update]);
-  const deleted = useCallback((id: number) => update((list) => removePhoto(list, id)), [update]);
+  const primarySet = useCallback(
+    (id: number) => photoMadePrimary(client, type, targetId, id),
+    [client, type, targetId],
+  );
+  const deleted = useCallback(
+    (id: number) => photoRemoved(client, type, targetId, id),
+    [client, type, targetId],
+  );
   return { photos, primary: primaryPhotoOf(photos), added, primarySet, deleted };
 }

@@ -2,7 +2,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import toast from 'react-hot-toast/headless';
-import { SignedInOnly } from '../../../components/SignedInOnly.tsx';
+import { SignedInOnly } from '../../auth/index.ts';
 import { Spinner } from '../../../components/Spinner.tsx';
 import { useDocumentTitle } from '../../../hooks/use-document-title.ts';
 import { errorMessage } from '../../../lib/api.ts';

@@ -1,13 +1,9 @@
 import { infiniteQueryOptions, useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api.ts';
-import type { Pagination, Review, TargetType } from '../../../lib/catalogue.ts';
+import type { Review, TargetType } from '../../../lib/catalogue.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
-import { useLiveCatchUp } from '../../../hooks/use-live-catch-up.ts';
-import { useLiveStream } from '../../live/use-live-events.ts';
-import { mergeReviews, REVIEWS_PER_PAGE } from '../review-list.ts';
-import { readPageThroughLive } from '../../live/read-through-live.ts';
-
-export type ReviewPage = { reviews: Review[]; pagination: Pagination };
+import { readPageThroughLive, useLiveCatchUp, useLiveStream } from '../../live/index.ts';
+import { mergeReviews, REVIEWS_PER_PAGE, type ReviewPage } from '../review-list.ts';
 
 /** One page of a cat's or shop's reviews, newest first. */
 export function getReviews(

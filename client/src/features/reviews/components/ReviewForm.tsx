@@ -3,7 +3,7 @@ import { useId, useState, type FormEvent } from 'react';
 import toast from 'react-hot-toast/headless';
 import { errorMessage } from '../../../lib/api.ts';
 import { TEXT_LIMITS, type Review, type TargetType } from '../../../lib/catalogue.ts';
-import { useSession } from '../../auth/stores/session.ts';
+import { useSession } from '../../auth/index.ts';
 import { postReview } from '../api/post-review.ts';
 import { StarPicker } from './StarPicker.tsx';
 

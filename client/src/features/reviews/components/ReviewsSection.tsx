@@ -3,8 +3,8 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import type { Review, TargetType } from '../../../lib/catalogue.ts';
-import { useSession } from '../../auth/stores/session.ts';
-import { addReview } from '../../live/cache-updates.ts';
+import { useSession } from '../../auth/index.ts';
+import { addReview } from '../api/cache.ts';
 import { useReviews } from '../api/get-reviews.ts';
 import { ReviewForm } from './ReviewForm.tsx';
 import { ReviewList } from './ReviewList.tsx';

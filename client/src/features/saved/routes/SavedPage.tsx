@@ -1,7 +1,7 @@
 // /saved — the cats and bodegas the signed-in user saved, in two tabs.
 import { useEffect, useState, type ReactNode } from 'react';
 import toast from 'react-hot-toast/headless';
-import { SignedInOnly } from '../../../components/SignedInOnly.tsx';
+import { SignedInOnly } from '../../auth/index.ts';
 import { Spinner } from '../../../components/Spinner.tsx';
 import { Tabs } from '../../../components/Tabs.tsx';
 import { useDocumentTitle } from '../../../hooks/use-document-title.ts';

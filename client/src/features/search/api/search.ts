@@ -2,14 +2,10 @@ import { infiniteQueryOptions } from '@tanstack/react-query';
 import { api } from '../../../lib/api.ts';
 import type { BodegaSummary, CatSummary, SearchPagination } from '../../../lib/catalogue.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
-import { toResults, type SearchResults } from '../model/results.ts';
+import { toResults, type SearchPage, type SearchResults } from '../model/results.ts';
 import { searchRequest, type SearchRequest } from '../model/search-request.ts';
 import type { Coordinates } from '../../../lib/coordinates.ts';
 import type { SearchState } from '../model/search-state.ts';
-
-export type SearchPage =
-  | { kind: 'cats'; items: CatSummary[]; pagination: SearchPagination }
-  | { kind: 'bodegas'; items: BodegaSummary[]; pagination: SearchPagination };
 
 type SearchResponse = { cats?: CatSummary[]; bodegas?: BodegaSummary[]; pagination?: SearchPagination };
 

@@ -3,11 +3,11 @@
 // stream (a cat added in the box joins its cluster, a deleted one leaves it) without asking again
 // when the view has no text or filters; hidden or restored content makes it ask again.
 import { useEffect, useRef, useState } from 'react';
-import { useLiveEvents } from '../../live/use-live-events.ts';
+import { useLiveEvents } from '../../live/index.ts';
 import { getMapClusters } from '../api/get-map.ts';
+import { clampBox } from '../model/area.ts';
 import {
   addToClusters,
-  clampBox,
   clusterQuery,
   inBox,
   removeFromClusters,

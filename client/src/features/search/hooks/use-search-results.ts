@@ -9,7 +9,7 @@ import { combinePages, type SearchResults } from '../model/results.ts';
 import { searchRequest } from '../model/search-request.ts';
 import type { Coordinates } from '../../../lib/coordinates.ts';
 import type { SearchState } from '../model/search-state.ts';
-import { useLiveStream } from '../../live/use-live-events.ts';
+import { useLiveStream } from '../../live/index.ts';
 
 export type SearchStatus = 'idle' | 'loading' | 'loaded' | 'error';
 

@@ -5,8 +5,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import toast from 'react-hot-toast/headless';
 import { useNavigate } from 'react-router-dom';
 import type { BodegaSummary } from '../../../lib/catalogue.ts';
-import { useLiveStore } from '../../live/store.ts';
-import { useLiveEvents } from '../../live/use-live-events.ts';
+import { useLiveEvents, useLiveStore } from '../../live/index.ts';
 import type { MapLocation } from '../components/map/types.ts';
 import {
   DEFAULT_BODEGA_FILTERS,

@@ -2,7 +2,7 @@
 import { useEffect, useState } from 'react';
 import { env } from '../../../config/env.ts';
 import { getRuntimeConfig } from '../../../lib/runtime-config.ts';
-import { useSession } from '../../auth/stores/session.ts';
+import { useSession } from '../../auth/index.ts';
 import { NEARBY_RADIUS_KM } from '../model/search-request.ts';
 
 /** The initial search and filter options wait this long after the session check. */

@@ -1,6 +1,5 @@
-// The street map's clusters (API.md "Map at city scale"): the request for a visible box, the
-// "search this area" box as it is written in the URL, and live items added to or taken from the
-// cluster of their grid cell without asking the server again.
+// The street map's clusters (API.md "Map at city scale"): the request for a visible box, and live
+// items added to or taken from the cluster of their grid cell without asking the server again.
 import type { Cluster, MapAnswer } from '../../../../../contract/map.ts';
 import { EXACT_ZOOM, answerLevel, cellSize, type Box } from '../../../../../contract/map-grid.ts';
 import { bodegaFilterParams, catFilterParams } from './filters.ts';
@@ -11,9 +10,6 @@ export type { Cluster, MapAnswer } from '../../../../../contract/map.ts';
 
 /** Clusters shown for a box at a zoom (the zoom the server answered for). */
 export type ClusterView = { box: Box; answer: MapAnswer };
-
-/** Degrees kept in a box written to the URL: about a metre, enough for a map view. */
-const AREA_DECIMALS = 5;
 
 export function inBox(box: Box, lat: number, lng: number): boolean {
   return lng >= box.west && lng <= box.east && lat >= box.south && lat <= box.north;
@@ -33,40 +29,6 @@ export function clusterQuery(state: SearchState, box: Box, zoom: number): Record
   if (q) query.q = q;
   const filters = state.tab === 'cats' ? catFilterParams(state.cat) : bodegaFilterParams(state.bodega);
   return { ...query, ...filters };
-}
-
-/** A box clamped to the world, or null when it is not a real box (see /api/map's checks). */
-export function clampBox(box: Box): Box | null {
-  const clamped = {
-    west: Math.max(-180, box.west),
-    south: Math.max(-90, box.south),
-    east: Math.min(180, box.east),
-    north: Math.min(90, box.north),
-  };
-  const finite = Object.values(clamped).every(Number.isFinite);
-  return finite && clamped.west < clamped.east && clamped.south < clamped.north ? clamped : null;
-}
-
-/** `area=w,s,e,n` in the URL; anything else (missing, malformed, inverted, out of range) is none. */
-export function parseArea(raw: string | null): Box | null {
-  if (!raw) return null;
-  const parts = raw.split(',');
-  if (parts.length !== 4 || parts.some((p) => p.trim() === '')) return null;
-  const [west, south, east, north] = parts.map(Number) as [number, number, number, number];
-  const box = { west, south, east, north };
-  const clamped = clampBox(box);
-  return clamped &&
-    clamped.west === west &&
-    clamped.south === south &&
-    clamped.east === east &&
-    clamped.north === north
-    ? box
-    : null;
-}
-
-export function formatArea(box: Box): string {
-  const round = (value: number) => Number(value.toFixed(AREA_DECIMALS));
-  return [box.west, box.south, box.east, box.north].map(round).join(',');
 }
 
 /** The cell the server puts a point in for this view (each distinct location from EXACT_ZOOM). */

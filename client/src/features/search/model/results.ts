@@ -1,7 +1,11 @@
 // The result list as the screen shows it: the pages loaded so far, each result once. (How live
 // events change cached results: features/live/cache-updates.ts.)
-import type { BodegaSummary, CatSummary } from '../../../lib/catalogue.ts';
-import type { SearchPage } from '../api/search.ts';
+import type { BodegaSummary, CatSummary, SearchPagination } from '../../../lib/catalogue.ts';
+
+/** One page of cats or bodegas as the search answers it (api/search.ts). */
+export type SearchPage =
+  | { kind: 'cats'; items: CatSummary[]; pagination: SearchPagination }
+  | { kind: 'bodegas'; items: BodegaSummary[]; pagination: SearchPagination };
 
 type Counts = { total: number; totalExact: boolean; page: number; pages: number };
 

@@ -9,7 +9,7 @@ import {
   type CatFilters,
   type Friendliness,
 } from './filters.ts';
-import { formatArea, parseArea, type Box } from './map-clusters.ts';
+import { formatArea, parseArea, type Box } from './area.ts';
 
 export type SearchTab = 'cats' | 'bodegas';
 

@@ -1,7 +1,7 @@
 // Adds a cat (and its bodega, when the bodega is new).
 import { TextField } from '../../../components/TextField.tsx';
 import { TEXT_LIMITS, type CatDetail } from '../../../lib/catalogue.ts';
-import { CatTraitFields } from '../../items/components/CatTraitFields.tsx';
+import { CatTraitFields } from '../../../components/CatTraitFields.tsx';
 import { createCat } from '../api/create-cat.ts';
 import { BLANK_CAT, catToSend, SEX_CHOICES } from '../forms.ts';
 import { useUploadForm } from '../hooks/use-upload-form.ts';

@@ -1,6 +1,6 @@
 // The frame of an upload form: its fields, disabled while it is being sent, and the submit button.
 import type { ReactNode } from 'react';
-import { ITEM_WORDS } from '../../items/kinds.ts';
+import { ITEM_WORDS } from '../../../components/item-kinds.ts';
 import type { UploadFormState } from '../hooks/use-upload-form.ts';
 
 type UploadFormProps = {

@@ -4,7 +4,7 @@ import { useState, type FormEvent } from 'react';
 import toast from 'react-hot-toast/headless';
 import { errorMessage } from '../../../lib/api.ts';
 import type { TargetType } from '../../../lib/catalogue.ts';
-import { ITEM_WORDS } from '../../items/kinds.ts';
+import { ITEM_WORDS } from '../../../components/item-kinds.ts';
 import type { Coordinates } from '../../../lib/coordinates.ts';
 import { textInputs, type TextInputs } from '../../../lib/form-values.ts';
 import { useAddressLocation, type AddressLocation } from './use-address-location.ts';

@@ -1,7 +1,7 @@
 // /upload — add a cat or a bodega to the directory.
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
-import { SignedInOnly } from '../../../components/SignedInOnly.tsx';
+import { SignedInOnly } from '../../auth/index.ts';
 import { Tabs } from '../../../components/Tabs.tsx';
 import { useDocumentTitle } from '../../../hooks/use-document-title.ts';
 import { BodegaUploadForm } from '../components/BodegaUploadForm.tsx';

@@ -14,7 +14,8 @@ import {
 } from '@react-google-maps/api';
 import type { Camera } from '../../hooks/use-map-clusters.ts';
 import { clusterMarker, highlightOf } from '../../model/cluster-markers.ts';
-import { formatArea, type Cluster } from '../../model/map-clusters.ts';
+import { formatArea } from '../../model/area.ts';
+import type { Cluster } from '../../model/map-clusters.ts';
 import { ClusterMapChrome } from './ClusterMapChrome.tsx';
 import { cameraOf, clusterZoomOf, googleZoomOf, pixelOf } from './google-camera.ts';
 import { DEFAULT_CENTER, DEFAULT_ZOOM, PLACE_ZOOM, type ClusterMapProps } from './types.ts';

@@ -9,7 +9,7 @@ import { useEffect, useReducer, useRef, useState } from 'react';
 import { openStreetMap, type StreetMapFailure } from '../../../../lib/street-map.ts';
 import type { Camera } from '../../hooks/use-map-clusters.ts';
 import { clusterMarker, highlightOf } from '../../model/cluster-markers.ts';
-import { formatArea } from '../../model/map-clusters.ts';
+import { formatArea } from '../../model/area.ts';
 import { ClusterMapChrome } from './ClusterMapChrome.tsx';
 import { DEFAULT_CENTER, STREET_DEFAULT_ZOOM, type ClusterMapProps } from './types.ts';
 import { useClusterMap, type ClusterMapCamera } from './use-cluster-map.ts';

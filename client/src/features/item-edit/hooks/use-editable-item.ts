@@ -9,7 +9,7 @@ import { useNavigate, useParams } from 'react-router-dom';
 import { nullWhenMissing } from '../../../lib/api.ts';
 import type { TargetType } from '../../../lib/catalogue.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
-import { ITEM_WORDS } from '../kinds.ts';
+import { ITEM_WORDS } from '../../../components/item-kinds.ts';
 
 export type EditableItemState<T> =
   { status: 'loading' } | { status: 'missing' } | { status: 'ready'; data: T; key: number };

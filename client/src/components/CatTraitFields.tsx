@@ -1,10 +1,10 @@
 // A cat's own fields after its name, in the same order and with the same limits on the upload and
 // the edit form.
-import { SelectField } from '../../../components/SelectField.tsx';
-import { TextAreaField } from '../../../components/TextAreaField.tsx';
-import { TextField } from '../../../components/TextField.tsx';
-import { TEXT_LIMITS, type CatSex } from '../../../lib/catalogue.ts';
-import { textInputs } from '../../../lib/form-values.ts';
+import { SelectField } from './SelectField.tsx';
+import { TextAreaField } from './TextAreaField.tsx';
+import { TextField } from './TextField.tsx';
+import { TEXT_LIMITS, type CatSex } from '../lib/catalogue.ts';
+import { textInputs } from '../lib/form-values.ts';
 
 type TextTrait = 'description' | 'age' | 'breed' | 'color' | 'weight' | 'personality';
 export type CatTraits = Record<TextTrait, string> & { sex: CatSex; is_friendly: boolean };

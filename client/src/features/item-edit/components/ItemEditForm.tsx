@@ -2,7 +2,7 @@
 // editable fields (disabled while a request runs), and Cancel, Save Changes and Delete.
 import type { ReactNode } from 'react';
 import { useItemEdit, type ItemEditOptions } from '../hooks/use-item-edit.ts';
-import { ITEM_WORDS } from '../kinds.ts';
+import { ITEM_WORDS } from '../../../components/item-kinds.ts';
 
 type ItemEditFormProps = ItemEditOptions & {
   /** Loads the latest version after a conflict. */

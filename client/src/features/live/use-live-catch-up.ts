@@ -2,7 +2,7 @@
 // load and the socket opening would be lost, so when the socket (re)opens the page fetches again,
 // quietly; anything newer then arrives live.
 import { useEffect, useRef } from 'react';
-import { useLiveStore } from '../features/live/store.ts';
+import { useLiveStore } from './store.ts';
 
 export function useLiveCatchUp(refetch: () => void): void {
   const connection = useLiveStore((s) => s.connection);

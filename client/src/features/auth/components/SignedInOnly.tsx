@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
-import { useSession } from '../features/auth/stores/session.ts';
-import type { IconName } from './Icon.tsx';
-import { PageMessage } from './PageMessage.tsx';
+import { useSession } from '../stores/session.ts';
+import type { IconName } from '../../../components/Icon.tsx';
+import { PageMessage } from '../../../components/PageMessage.tsx';
 
 type SignedInOnlyProps = { icon: IconName; title: string; message: string; children: ReactNode };
 

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router-dom';
-import { useSession } from '../features/auth/stores/session.ts';
-import { Spinner } from './Spinner.tsx';
+import { useSession } from '../stores/session.ts';
+import { Spinner } from '../../../components/Spinner.tsx';
 
 /**
  * Guards a signed-in screen: spinner while the session loads, then /login (replacing history), but

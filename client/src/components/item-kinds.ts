@@ -1,6 +1,6 @@
 // How the cat and bodega screens name each kind of item, so the screens they share say it alike.
-import type { IconName } from '../../components/Icon.tsx';
-import type { TargetType } from '../../lib/catalogue.ts';
+import type { IconName } from './Icon.tsx';
+import type { TargetType } from '../lib/catalogue.ts';
 
 type ItemWords = {
   noun: string;

@@ -2,8 +2,8 @@
 // The detail response says where it starts (`saved`); a toggle moves it once the server agrees.
 import { useState } from 'react';
 import toast from 'react-hot-toast/headless';
-import { useSession } from '../features/auth/stores/session.ts';
-import { errorMessage } from '../lib/api.ts';
+import { useSession } from '../../auth/index.ts';
+import { errorMessage } from '../../../lib/api.ts';
 
 export type SavedFlagOptions = {
   id: number;

@@ -4,10 +4,10 @@ import { Fragment, type ReactNode } from 'react';
 import { PageMessage } from '../../../components/PageMessage.tsx';
 import { useDocumentTitle } from '../../../hooks/use-document-title.ts';
 import type { TargetType } from '../../../lib/catalogue.ts';
-import { useSession } from '../../auth/stores/session.ts';
+import { useSession } from '../../auth/index.ts';
 import { useEditableItem } from '../hooks/use-editable-item.ts';
-import { itemPath, ITEM_WORDS } from '../kinds.ts';
-import { ItemPageState } from './ItemPageState.tsx';
+import { itemPath, ITEM_WORDS } from '../../../components/item-kinds.ts';
+import { ItemPageState } from '../../../components/ItemPageState.tsx';
 
 type EditableItem = { id: number; name: string; created_by: number | null };
 

@@ -5,7 +5,7 @@ import toast from 'react-hot-toast/headless';
 import { useNavigate } from 'react-router-dom';
 import { ApiError, errorMessage } from '../../../lib/api.ts';
 import type { TargetType } from '../../../lib/catalogue.ts';
-import { itemPath, ITEM_WORDS } from '../kinds.ts';
+import { itemPath, ITEM_WORDS } from '../../../components/item-kinds.ts';
 
 export type ItemEditOptions = {
   kind: TargetType;

@@ -1,8 +1,8 @@
 // What a cat or bodega screen shows, page-wide, until its item is there to show.
-import { PageMessage } from '../../../components/PageMessage.tsx';
-import { Spinner } from '../../../components/Spinner.tsx';
-import type { TargetType } from '../../../lib/catalogue.ts';
-import { ITEM_WORDS } from '../kinds.ts';
+import { PageMessage } from './PageMessage.tsx';
+import { Spinner } from './Spinner.tsx';
+import type { TargetType } from '../lib/catalogue.ts';
+import { ITEM_WORDS } from './item-kinds.ts';
 
 type ItemPageStateProps = {
   kind: TargetType;

@@ -2,9 +2,9 @@ import { act, cleanup, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ReactNode } from 'react';
 import { createMemoryRouter, Outlet, RouterProvider } from 'react-router-dom';
-import { AppLayout } from '../../../client/src/app/layout/AppLayout.tsx';
-import { RequireAuth } from '../../../client/src/components/RequireAuth.tsx';
-import { useSession } from '../../../client/src/features/auth/stores/session.ts';
+import { AppLayout } from '../../../../client/src/app/layout/AppLayout.tsx';
+import { RequireAuth } from '../../../../client/src/features/auth/components/RequireAuth.tsx';
+import { useSession } from '../../../../client/src/features/auth/stores/session.ts';
 
 /**
  * Home, login and a guarded saved page at `path` (one entry after home), inside `layout`: a bare
