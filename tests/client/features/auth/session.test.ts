@@ -5,8 +5,11 @@ import {
   TOKEN_STORAGE_KEY,
   useSession,
 } from '../../../../client/src/features/auth/stores/session.ts';
+import { loginMutation } from '../../../../client/src/features/auth/api/login.ts';
+import { registerMutation } from '../../../../client/src/features/auth/api/register.ts';
 import { api, setBearerToken } from '../../../../client/src/lib/api.ts';
 import { scriptedFetch } from '../../helpers.ts';
+import { runMutation } from '../../query.tsx';
 
 const alice = { id: 1, username: 'alice', email: 'alice@example.com' };
 
@@ -78,7 +81,7 @@ describe('signing in and out', () => {
         ? { status: 200, body: { access_token: 'fresh', user: alice } }
         : { status: 200, body: { saved_cats: [] } },
     );
-    await useSession.getState().login('alice@example.com', 'secret1');
+    await runMutation(loginMutation, { usernameOrEmail: 'alice@example.com', password: 'secret1' });
     expect(sent[0]!.body).toEqual({ username: 'alice@example.com', password: 'secret1' });
     expect(localStorage.getItem(TOKEN_STORAGE_KEY)).toBe('fresh');
     expect(useSession.getState()).toMatchObject({ user: alice, token: 'fresh', loading: false });
@@ -88,7 +91,11 @@ describe('signing in and out', () => {
 
   it('registers with username, email and password and signs in', async () => {
     const { sent } = scriptedFetch(() => ({ status: 201, body: { access_token: 'new', user: alice } }));
-    await useSession.getState().register('alice', 'alice@example.com', 'secret1');
+    await runMutation(registerMutation, {
+      username: 'alice',
+      email: 'alice@example.com',
+      password: 'secret1',
+    });
     expect(sent[0]).toMatchObject({
       url: '/api/auth/register',
       method: 'POST',
@@ -102,7 +109,9 @@ describe('signing in and out', () => {
       status: 401,
       body: { error: 'Invalid username or password', code: 'unauthorized' },
     }));
-    await expect(useSession.getState().login('alice', 'wrong')).rejects.toMatchObject({
+    await expect(
+      runMutation(loginMutation, { usernameOrEmail: 'alice', password: 'wrong' }),
+    ).rejects.toMatchObject({
       message: 'Invalid username or password',
     });
     expect(useSession.getState().user).toBeNull();
@@ -110,7 +119,7 @@ describe('signing in and out', () => {
 
   it('logout removes the token, clears the user and drops the credential', async () => {
     const { sent } = scriptedFetch(() => ({ status: 200, body: { access_token: 'fresh', user: alice } }));
-    await useSession.getState().login('alice', 'secret1');
+    await runMutation(loginMutation, { usernameOrEmail: 'alice', password: 'secret1' });
     useSession.getState().logout();
     expect(localStorage.getItem(TOKEN_STORAGE_KEY)).toBeNull();
     expect(useSession.getState()).toMatchObject({ user: null, token: null });
@@ -125,7 +134,7 @@ describe('signing in and out', () => {
         : { status: 401, body: { error: 'Token expired', code: 'unauthorized' } },
     );
     const shown = vi.spyOn(toast, 'error');
-    await useSession.getState().login('alice', 'secret1');
+    await runMutation(loginMutation, { usernameOrEmail: 'alice', password: 'secret1' });
     await expect(api.get('/api/users/savedcats')).rejects.toMatchObject({ status: 401 });
     expect(useSession.getState()).toMatchObject({ user: null, token: null });
     expect(localStorage.getItem(TOKEN_STORAGE_KEY)).toBeNull();

@@ -1,4 +1,5 @@
-import { useState, type FormEvent, type ReactNode } from 'react';
+import type { UseMutationResult } from '@tanstack/react-query';
+import type { FormEvent, ReactNode } from 'react';
 import toast from 'react-hot-toast/headless';
 import { Link, useNavigate } from 'react-router-dom';
 import { Icon } from '../../../components/Icon.tsx';
@@ -13,7 +14,12 @@ type AuthFormProps = {
   submit: { label: string; busyLabel: string };
   /** What the fields break before anything is sent, or null. */
   problem?(): string | null;
-  /** Signs in or up; answers the welcome. */
+  /**
+   * The sign-in's or sign-up's mutation: the form is busy while it runs, and once it succeeded
+   * (the page is then on its way home).
+   */
+  request: Pick<UseMutationResult, 'isPending' | 'isSuccess'>;
+  /** Signs in or up through `request`; answers the welcome. */
   send(): Promise<string>;
   /** Said when `send` fails with no message of its own. */
   failure: string;
@@ -24,9 +30,18 @@ type AuthFormProps = {
  * The centred card of the sign-in and create-account screens with its form: one request at a
  * time, then home with the welcome, or the reason it failed and the form again.
  */
-export function AuthForm({ title, alternative, submit, problem, send, failure, children }: AuthFormProps) {
+export function AuthForm({
+  title,
+  alternative,
+  submit,
+  problem,
+  request,
+  send,
+  failure,
+  children,
+}: AuthFormProps) {
   const navigate = useNavigate();
-  const [busy, setBusy] = useState(false);
+  const busy = request.isPending || request.isSuccess;
 
   async function handleSubmit(event: FormEvent) {
     event.preventDefault();
@@ -35,13 +50,11 @@ export function AuthForm({ title, alternative, submit, problem, send, failure, c
       toast.error(broken);
       return;
     }
-    setBusy(true);
     try {
       toast.success(await send());
       void navigate('/');
     } catch (error) {
       toast.error(errorMessage(error, failure));
-      setBusy(false);
     }
   }
 

@@ -2,36 +2,32 @@ import { useState, type FormEvent } from 'react';
 import toast from 'react-hot-toast/headless';
 import { PasswordField } from '../../../components/PasswordField.tsx';
 import { errorMessage } from '../../../lib/api.ts';
-import { useSession } from '../stores/session.ts';
+import { useChangePasswordMutation } from '../api/change-password.ts';
 import { MIN_PASSWORD_LENGTH, registrationProblem } from '../validation.ts';
 
 /** Current, new and confirmed password; on success this session carries on with the fresh token. */
 export function ChangePasswordForm() {
-  const changePassword = useSession((s) => s.changePassword);
+  const change = useChangePasswordMutation();
   const [current, setCurrent] = useState('');
   const [next, setNext] = useState('');
   const [confirm, setConfirm] = useState('');
-  const [busy, setBusy] = useState(false);
 
   async function handleSubmit(event: FormEvent) {
     event.preventDefault();
-    if (busy) return;
+    if (change.isPending) return;
     const problem = registrationProblem(next, confirm);
     if (problem) {
       toast.error(problem);
       return;
     }
-    setBusy(true);
     try {
-      await changePassword(current, next);
+      await change.mutateAsync({ currentPassword: current, newPassword: next });
       toast.success('Password changed. Other devices have been signed out.');
       setCurrent('');
       setNext('');
       setConfirm('');
     } catch (error) {
       toast.error(errorMessage(error, 'Failed to change password'));
-    } finally {
-      setBusy(false);
     }
   }
 
@@ -40,7 +36,7 @@ export function ChangePasswordForm() {
       <h2 id="change-password-title" className="settings__heading">
         Change password
       </h2>
-      <form onSubmit={handleSubmit} aria-busy={busy}>
+      <form onSubmit={handleSubmit} aria-busy={change.isPending}>
         <PasswordField
           label="Current password"
           name="current_password"
@@ -63,8 +59,8 @@ export function ChangePasswordForm() {
           onChange={setConfirm}
           autoComplete="new-password"
         />
-        <button type="submit" className="button button--primary" disabled={busy}>
-          {busy ? 'Changing password...' : 'Change password'}
+        <button type="submit" className="button button--primary" disabled={change.isPending}>
+          {change.isPending ? 'Changing password...' : 'Change password'}
         </button>
       </form>
     </section>

@@ -3,7 +3,7 @@ import toast from 'react-hot-toast/headless';
 import { useNavigate } from 'react-router-dom';
 import { PasswordField } from '../../../components/PasswordField.tsx';
 import { errorMessage } from '../../../lib/api.ts';
-import { useSession } from '../stores/session.ts';
+import { useDeleteAccountMutation } from '../api/delete-account.ts';
 
 export const ACCOUNT_DELETED_NOTICE = 'Your account has been deleted.';
 
@@ -13,12 +13,13 @@ export const ACCOUNT_DELETED_NOTICE = 'Your account has been deleted.';
  * password brings the form back with the error under it.
  */
 export function DeleteAccount() {
-  const deleteAccount = useSession((s) => s.deleteAccount);
+  const deleteAccount = useDeleteAccountMutation();
   const navigate = useNavigate();
   const [password, setPassword] = useState('');
   const [step, setStep] = useState<'form' | 'confirm'>('form');
   const [problem, setProblem] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  // Once it succeeded the page is on its way home.
+  const busy = deleteAccount.isPending || deleteAccount.isSuccess;
   const problemId = useId();
   const confirmRef = useRef<HTMLButtonElement>(null);
   const formRef = useRef<HTMLFormElement>(null);
@@ -42,13 +43,11 @@ export function DeleteAccount() {
 
   async function confirmDeletion() {
     if (busy) return;
-    setBusy(true);
     try {
-      await deleteAccount(password);
+      await deleteAccount.mutateAsync(password);
       void navigate('/', { replace: true });
       toast.success(ACCOUNT_DELETED_NOTICE);
     } catch (error) {
-      setBusy(false);
       setPassword('');
       backToForm(errorMessage(error, 'Failed to delete your account'));
     }

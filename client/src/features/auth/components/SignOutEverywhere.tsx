@@ -1,28 +1,26 @@
-import { useState } from 'react';
 import toast from 'react-hot-toast/headless';
 import { useNavigate } from 'react-router-dom';
 import { errorMessage } from '../../../lib/api.ts';
-import { useSession } from '../stores/session.ts';
+import { useLogoutEverywhereMutation } from '../api/logout-all.ts';
 
 export const SIGN_OUT_EVERYWHERE_CONFIRMATION =
   'Sign out on every device, this one included? You will need to log in again.';
 
 /** Ends every session of the account after a confirmation, and this one with them. */
 export function SignOutEverywhere() {
-  const logoutEverywhere = useSession((s) => s.logoutEverywhere);
+  const logoutEverywhere = useLogoutEverywhereMutation();
   const navigate = useNavigate();
-  const [busy, setBusy] = useState(false);
+  // Once it succeeded the page is on its way to /login.
+  const busy = logoutEverywhere.isPending || logoutEverywhere.isSuccess;
 
   async function handleClick() {
     if (busy || !window.confirm(SIGN_OUT_EVERYWHERE_CONFIRMATION)) return;
-    setBusy(true);
     try {
-      await logoutEverywhere();
+      await logoutEverywhere.mutateAsync();
       toast.success('Signed out everywhere');
       void navigate('/login', { replace: true });
     } catch (error) {
       toast.error(errorMessage(error, 'Failed to sign out everywhere'));
-      setBusy(false);
     }
   }
 

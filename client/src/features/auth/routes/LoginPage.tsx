@@ -1,11 +1,11 @@
 import { useState } from 'react';
 import { PasswordField } from '../../../components/PasswordField.tsx';
 import { TextField } from '../../../components/TextField.tsx';
+import { useLoginMutation } from '../api/login.ts';
 import { AuthForm } from '../components/AuthForm.tsx';
-import { useSession } from '../stores/session.ts';
 
 export default function LoginPage() {
-  const login = useSession((s) => s.login);
+  const login = useLoginMutation();
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
 
@@ -14,8 +14,9 @@ export default function LoginPage() {
       title="Sign in to your account"
       alternative={{ to: '/register', label: 'create a new account' }}
       submit={{ label: 'Sign in', busyLabel: 'Signing in...' }}
+      request={login}
       send={async () => {
-        await login(username.trim(), password);
+        await login.mutateAsync({ usernameOrEmail: username.trim(), password });
         return 'Login successful!';
       }}
       failure="Login failed"

@@ -3,12 +3,12 @@ import { PasswordField } from '../../../components/PasswordField.tsx';
 import { TextField } from '../../../components/TextField.tsx';
 import { env } from '../../../config/env.ts';
 import { getRuntimeConfig } from '../../../lib/runtime-config.ts';
+import { useRegisterMutation } from '../api/register.ts';
 import { AuthForm } from '../components/AuthForm.tsx';
-import { useSession } from '../stores/session.ts';
 import { MIN_PASSWORD_LENGTH, registrationProblem } from '../validation.ts';
 
 export default function RegisterPage() {
-  const register = useSession((s) => s.register);
+  const register = useRegisterMutation();
   const [username, setUsername] = useState('');
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
@@ -28,8 +28,9 @@ export default function RegisterPage() {
       alternative={{ to: '/login', label: 'sign in to your existing account' }}
       submit={{ label: 'Create account', busyLabel: 'Creating account...' }}
       problem={() => registrationProblem(password, confirmPassword)}
+      request={register}
       send={async () => {
-        await register(username.trim(), email.trim(), password);
+        await register.mutateAsync({ username: username.trim(), email: email.trim(), password });
         return `Registration successful! Welcome to ${productName}`;
       }}
       failure="Registration failed"

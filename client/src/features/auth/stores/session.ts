@@ -1,15 +1,12 @@
 // Who is signed in. The token lives in localStorage under `token`; at start the profile is
-// checked, and the app waits for that check at most SESSION_TIMEOUT_MS before rendering.
+// checked, and the app waits for that check at most SESSION_TIMEOUT_MS before rendering. The
+// writes that start or end a session (signing in and up, a new password, signing out everywhere,
+// deleting the account) are mutations in api/, which tell this store what the server answered.
 import toast from 'react-hot-toast/headless';
 import { create } from 'zustand';
 import { env } from '../../../config/env.ts';
 import { ApiError, onUnauthorized, setBearerToken } from '../../../lib/api.ts';
-import { changePassword } from '../api/change-password.ts';
-import { deleteAccount } from '../api/delete-account.ts';
 import { getProfile } from '../api/get-profile.ts';
-import { loginWithPassword } from '../api/login.ts';
-import { logoutEverywhere } from '../api/logout-all.ts';
-import { registerAccount } from '../api/register.ts';
 import type { AuthResponse, User } from '../types.ts';
 
 export type { User } from '../types.ts';
@@ -31,8 +28,8 @@ export type SessionState = {
    * as any does). Other failures change nothing. One read at a time.
    */
   refresh(): Promise<void>;
-  login(usernameOrEmail: string, password: string): Promise<User>;
-  register(username: string, email: string, password: string): Promise<User>;
+  /** The server signed someone in (a login, a new account, a new password): its token and user. */
+  signIn(answer: AuthResponse): User;
   /**
    * The person ends the session themselves. The control they used moves the page on (Logout goes
    * home), so `leaving` is set until the next location: a guarded screen waits for that move
@@ -43,12 +40,6 @@ export type SessionState = {
   leaving: boolean;
   /** The server stopped accepting the token: the session ends and guarded screens go to /login. */
   expire(): void;
-  /** Changes the password; the fresh token the server answers replaces this session's. */
-  changePassword(currentPassword: string, newPassword: string): Promise<void>;
-  /** Ends every session of the account on the server, then this one. */
-  logoutEverywhere(): Promise<void>;
-  /** Deletes the account (the password confirms it); this session ends with it. */
-  deleteAccount(password: string): Promise<void>;
 };
 
 function readStoredToken(): string | null {
@@ -150,13 +141,7 @@ export const useSession = create<SessionState>()((set, get) => {
       return refreshing;
     },
 
-    async login(usernameOrEmail, password) {
-      return signIn(await loginWithPassword(usernameOrEmail, password));
-    },
-
-    async register(username, email, password) {
-      return signIn(await registerAccount(username, email, password));
-    },
+    signIn,
 
     logout() {
       endSession();
@@ -166,22 +151,6 @@ export const useSession = create<SessionState>()((set, get) => {
     expire() {
       endSession();
       set({ leaving: false });
-    },
-
-    async changePassword(currentPassword, newPassword) {
-      const user = get().user;
-      const { access_token } = await changePassword(currentPassword, newPassword);
-      if (user) signIn({ access_token, user });
-    },
-
-    async logoutEverywhere() {
-      await logoutEverywhere();
-      get().logout();
-    },
-
-    async deleteAccount(password) {
-      await deleteAccount(password);
-      get().logout();
     },
   };
 });
