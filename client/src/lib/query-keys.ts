@@ -20,3 +20,8 @@ export const queryKeys = {
   moderationQueues: ['moderation-queue'] as const,
   moderationQueue: (status: string, page: number) => ['moderation-queue', status, page] as const,
 };
+
+/** The keys of the writes a screen follows while they run (useMutationState), beside the reads'. */
+export const mutationKeys = {
+  setSaved: ['set-saved'] as const,
+};

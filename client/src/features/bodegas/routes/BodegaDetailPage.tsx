@@ -7,7 +7,6 @@ import { ItemDetailLayout, ItemQuickActions, useItemPage } from '../../items/ind
 import { HiddenBanner, PhotoReportButton, ReportButton, ReviewReportButton } from '../../moderation/index.ts';
 import { PhotosSection } from '../../photos/index.ts';
 import { ReviewsSection } from '../../reviews/index.ts';
-import { setBodegaSaved } from '../api/save-bodega.ts';
 import { BodegaCats } from '../components/BodegaCats.tsx';
 import { BodegaHero } from '../components/BodegaHero.tsx';
 import { ContactCard } from '../components/ContactCard.tsx';
@@ -26,7 +25,7 @@ export default function BodegaDetailPage() {
 }
 
 function BodegaPage({ bodega, cats }: { bodega: BodegaDetail; cats: CatSummary[] }) {
-  const { photos, saved, canEdit } = useItemPage('bodega', bodega, setBodegaSaved);
+  const { photos, saved, canEdit } = useItemPage('bodega', bodega);
   return (
     <ItemDetailLayout
       sideLabel="Contact and location"

@@ -7,7 +7,6 @@ import { ItemDetailLayout, ItemQuickActions, useItemPage } from '../../items/ind
 import { HiddenBanner, PhotoReportButton, ReportButton, ReviewReportButton } from '../../moderation/index.ts';
 import { PhotosSection } from '../../photos/index.ts';
 import { ReviewsSection } from '../../reviews/index.ts';
-import { setCatSaved } from '../api/save-cat.ts';
 import { BodegaInfoCard } from '../components/BodegaInfoCard.tsx';
 import { CatAbout } from '../components/CatAbout.tsx';
 import { CatHero } from '../components/CatHero.tsx';
@@ -24,7 +23,7 @@ export default function CatDetailPage() {
 }
 
 function CatPage({ cat, bodega }: { cat: CatDetail; bodega: BodegaSummary }) {
-  const { photos, saved, canEdit } = useItemPage('cat', cat, setCatSaved);
+  const { photos, saved, canEdit } = useItemPage('cat', cat);
   return (
     <ItemDetailLayout
       sideLabel="About the bodega"

@@ -8,13 +8,9 @@ import { ITEM_WORDS } from '../../../components/item-kinds.ts';
 
 export type ItemPage = { photos: PhotoList; saved: SavedFlag; canEdit: boolean };
 
-export function useItemPage(
-  kind: TargetType,
-  item: CatDetail | BodegaDetail,
-  setSaved: (id: number, saved: boolean) => Promise<boolean>,
-): ItemPage {
+export function useItemPage(kind: TargetType, item: CatDetail | BodegaDetail): ItemPage {
   const userId = useSession((s) => s.user?.id ?? null);
   const photos = usePhotoList(item.photos, kind, item.id);
-  const saved = useSavedFlag({ id: item.id, noun: ITEM_WORDS[kind].plural, saved: item.saved, setSaved });
+  const saved = useSavedFlag({ kind: ITEM_WORDS[kind].plural, id: item.id, saved: item.saved });
   return { photos, saved, canEdit: userId !== null && userId === item.created_by };
 }

@@ -1,17 +1,17 @@
 // One saved list (cats or bodegas): its pages from the query cache, 'Load more', and removing an
-// item from it.
+// item from it (the cache drops it once the server agrees, api/cache.ts).
 import {
   useInfiniteQuery,
-  useQueryClient,
+  useMutationState,
   type InfiniteData,
   type QueryKey,
   type UseInfiniteQueryOptions,
 } from '@tanstack/react-query';
-import { useState } from 'react';
 import toast from 'react-hot-toast/headless';
 import { errorMessage } from '../../../lib/api.ts';
-import { unsave } from '../api/unsave.ts';
-import { listOf, withoutItem, type SavedPage } from '../saved-pages.ts';
+import { mutationKeys } from '../../../lib/query-keys.ts';
+import { useSetSavedMutation, type SavedChange } from '../api/set-saved.ts';
+import { listOf, type SavedPage } from '../saved-pages.ts';
 import type { SavedKind } from '../types.ts';
 
 export type SavedList<T> = {
@@ -39,8 +39,13 @@ export function useSavedList<T extends { id: number }, Key extends QueryKey>(
   savedQuery: SavedQuery<T, Key>,
 ): SavedList<T> {
   const query = useInfiniteQuery(savedQuery);
-  const client = useQueryClient();
-  const [removing, setRemoving] = useState<ReadonlySet<number>>(new Set());
+  const unsave = useSetSavedMutation();
+  // Every removal still running, of this list's kind (several may run at once).
+  const pending = useMutationState({
+    filters: { mutationKey: mutationKeys.setSaved, status: 'pending' },
+    select: (mutation) => mutation.state.variables as SavedChange,
+  });
+  const removing = new Set(pending.filter((change) => change.kind === kind).map((change) => change.id));
 
   async function loadMore() {
     const result = await query.fetchNextPage();
@@ -48,22 +53,11 @@ export function useSavedList<T extends { id: number }, Key extends QueryKey>(
   }
 
   async function remove(id: number) {
-    setRemoving((s) => new Set(s).add(id));
     try {
-      await unsave(kind, id);
-      client.setQueryData<InfiniteData<SavedPage<T>>>(
-        savedQuery.queryKey,
-        (data) => data && withoutItem(data, id),
-      );
+      await unsave.mutateAsync({ kind, id, saved: false });
       toast.success(`Removed from saved ${kind}`);
     } catch (error) {
       toast.error(errorMessage(error, `Failed to remove from saved ${kind}`));
-    } finally {
-      setRemoving((s) => {
-        const next = new Set(s);
-        next.delete(id);
-        return next;
-      });
     }
   }
 
