@@ -1,16 +1,15 @@
 // /recently-viewed — the cats and bodegas the signed-in user opened lately, with Clear History.
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect } from 'react';
 import toast from 'react-hot-toast/headless';
 import { SignedInOnly } from '../../auth/index.ts';
 import { Spinner } from '../../../components/Spinner.tsx';
 import { useDocumentTitle } from '../../../hooks/use-document-title.ts';
 import { errorMessage } from '../../../lib/api.ts';
-import { clearRecentlyViewed } from '../api/clear-recently-viewed.ts';
+import { useClearRecentlyViewedMutation } from '../api/clear-recently-viewed.ts';
 import { recentlyViewedQuery } from '../api/get-recently-viewed.ts';
 import { ViewedItemCard } from '../components/ViewedItemCard.tsx';
 import { useNow } from '../hooks/use-now.ts';
-import type { ViewedItem } from '../types.ts';
 import '../recently-viewed.css';
 
 export default function RecentlyViewedPage() {
@@ -28,25 +27,20 @@ export default function RecentlyViewedPage() {
 
 function History() {
   const now = useNow();
-  const client = useQueryClient();
   const { data, error, isPending: loading } = useQuery(recentlyViewedQuery);
   const items = data ?? [];
-  const [clearing, setClearing] = useState(false);
+  const clearHistory = useClearRecentlyViewedMutation();
 
   useEffect(() => {
     if (error) toast.error(errorMessage(error, 'Failed to load recently viewed items'));
   }, [error]);
 
   async function clear() {
-    setClearing(true);
     try {
-      await clearRecentlyViewed();
-      client.setQueryData<ViewedItem[]>(recentlyViewedQuery.queryKey, []);
+      await clearHistory.mutateAsync();
       toast.success('Recently viewed items cleared');
     } catch (error) {
       toast.error(errorMessage(error, 'Failed to clear recently viewed items'));
-    } finally {
-      setClearing(false);
     }
   }
 
@@ -59,9 +53,9 @@ function History() {
             type="button"
             className="button button--secondary"
             onClick={() => void clear()}
-            disabled={clearing}
+            disabled={clearHistory.isPending}
           >
-            {clearing ? 'Clearing...' : 'Clear History'}
+            {clearHistory.isPending ? 'Clearing...' : 'Clear History'}
           </button>
         )}
       </div>
