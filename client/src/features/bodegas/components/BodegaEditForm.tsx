@@ -8,8 +8,8 @@ import { formatCoordinates } from '../../../lib/coordinates.ts';
 import { formatRating } from '../../../lib/format.ts';
 import { textInputs } from '../../../lib/form-values.ts';
 import { ItemEditForm } from '../../item-edit/index.ts';
-import { deleteBodega } from '../api/delete-bodega.ts';
-import { updateBodega, type BodegaEdit } from '../api/update-bodega.ts';
+import { useDeleteBodegaMutation } from '../api/delete-bodega.ts';
+import { useUpdateBodegaMutation, type BodegaEdit } from '../api/update-bodega.ts';
 import { bodegaEditOf, bodegaEditToSend, DELETE_BODEGA_CONFIRMATION } from '../bodega-form.ts';
 
 type BodegaEditFormProps = { bodega: BodegaDetail; onStale(): void };
@@ -18,6 +18,9 @@ export function BodegaEditForm({ bodega, onStale }: BodegaEditFormProps) {
   const [edit, setEdit] = useState<BodegaEdit>(() => bodegaEditOf(bodega));
   const update = (change: Partial<BodegaEdit>) => setEdit((e) => ({ ...e, ...change }));
   const input = textInputs(edit, update);
+  const save = useUpdateBodegaMutation();
+  const remove = useDeleteBodegaMutation();
+  const { id, version } = bodega;
   const position =
     edit.latitude !== undefined && edit.longitude !== undefined
       ? { lat: edit.latitude, lng: edit.longitude }
@@ -30,8 +33,8 @@ export function BodegaEditForm({ bodega, onStale }: BodegaEditFormProps) {
       kind="bodega"
       itemId={bodega.id}
       deleteConfirmation={DELETE_BODEGA_CONFIRMATION}
-      save={() => updateBodega(bodega.id, bodegaEditToSend(edit), bodega.version)}
-      remove={() => deleteBodega(bodega.id, bodega.version)}
+      save={{ request: save, send: () => save.mutateAsync({ id, edit: bodegaEditToSend(edit), version }) }}
+      remove={{ request: remove, send: () => remove.mutateAsync({ id, version }) }}
       onStale={onStale}
       readOnlyPart={
         <dl className="item-form__stats" aria-label="Bodega statistics">

@@ -6,8 +6,8 @@ import { TEXT_LIMITS, type BodegaSummary, type CatDetail } from '../../../lib/ca
 import { textInputs, trimmedText } from '../../../lib/form-values.ts';
 import { CatTraitFields } from '../../../components/CatTraitFields.tsx';
 import { ItemEditForm } from '../../item-edit/index.ts';
-import { deleteCat } from '../api/delete-cat.ts';
-import { updateCat, type CatEdit } from '../api/update-cat.ts';
+import { useDeleteCatMutation } from '../api/delete-cat.ts';
+import { useUpdateCatMutation, type CatEdit } from '../api/update-cat.ts';
 import { catEditOf, DELETE_CAT_CONFIRMATION, SEX_OPTIONS } from '../cat-form.ts';
 
 type CatEditFormProps = { cat: CatDetail; bodega: BodegaSummary; onStale(): void };
@@ -16,14 +16,17 @@ export function CatEditForm({ cat, bodega, onStale }: CatEditFormProps) {
   const [edit, setEdit] = useState<CatEdit>(() => catEditOf(cat));
   const update = (change: Partial<CatEdit>) => setEdit((e) => ({ ...e, ...change }));
   const input = textInputs(edit, update);
+  const save = useUpdateCatMutation();
+  const remove = useDeleteCatMutation();
+  const { id, version } = cat;
 
   return (
     <ItemEditForm
       kind="cat"
       itemId={cat.id}
       deleteConfirmation={DELETE_CAT_CONFIRMATION}
-      save={() => updateCat(cat.id, trimmedText(edit), cat.version)}
-      remove={() => deleteCat(cat.id, cat.version)}
+      save={{ request: save, send: () => save.mutateAsync({ id, edit: trimmedText(edit), version }) }}
+      remove={{ request: remove, send: () => remove.mutateAsync({ id, version }) }}
       onStale={onStale}
       readOnlyPart={
         <fieldset className="item-form__readonly">
