@@ -34,14 +34,15 @@ async function renderForms(respond: (request: SentRequest) => Reply) {
   const { CatUploadForm } = await import('../../client/src/features/upload/components/CatUploadForm.tsx');
   const { BodegaUploadForm } =
     await import('../../client/src/features/upload/components/BodegaUploadForm.tsx');
+  const { QueryProvider } = await import('./query.tsx');
   const onCat = vi.fn();
   const onBodega = vi.fn();
   render(
-    <>
+    <QueryProvider>
       <CatUploadForm onAdded={onCat} />
       <BodegaUploadForm onAdded={onBodega} />
       <Toaster />
-    </>,
+    </QueryProvider>,
   );
   const cat = screen.getByRole('form', { name: 'Upload Cat' });
   const bodega = screen.getByRole('form', { name: 'Upload Bodega' });

@@ -2,17 +2,20 @@
 import { TextAreaField } from '../../../components/TextAreaField.tsx';
 import { TextField } from '../../../components/TextField.tsx';
 import { TEXT_LIMITS, type BodegaDetail } from '../../../lib/catalogue.ts';
-import { createBodega } from '../api/create-bodega.ts';
+import { useCreateBodegaMutation } from '../api/create-bodega.ts';
 import { BLANK_BODEGA, bodegaToSend } from '../forms.ts';
 import { useUploadForm } from '../hooks/use-upload-form.ts';
 import { AddressField } from './AddressField.tsx';
 import { UploadForm } from './UploadForm.tsx';
 
 export function BodegaUploadForm({ onAdded }: { onAdded(bodega: BodegaDetail): void }) {
+  const createBodega = useCreateBodegaMutation();
   const upload = useUploadForm({
     kind: 'bodega',
     blank: BLANK_BODEGA,
-    create: async (bodega, position) => (await createBodega(bodegaToSend(bodega), position)).bodega,
+    request: createBodega,
+    create: async (bodega, position) =>
+      (await createBodega.mutateAsync({ bodega: bodegaToSend(bodega), position })).bodega,
     onAdded,
   });
   const { input } = upload;

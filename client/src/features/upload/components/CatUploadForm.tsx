@@ -2,7 +2,7 @@
 import { TextField } from '../../../components/TextField.tsx';
 import { TEXT_LIMITS, type CatDetail } from '../../../lib/catalogue.ts';
 import { CatTraitFields } from '../../../components/CatTraitFields.tsx';
-import { createCat } from '../api/create-cat.ts';
+import { useCreateCatMutation } from '../api/create-cat.ts';
 import { BLANK_CAT, catToSend, SEX_CHOICES } from '../forms.ts';
 import { useUploadForm } from '../hooks/use-upload-form.ts';
 import { AddressField } from './AddressField.tsx';
@@ -18,10 +18,12 @@ const PLACEHOLDERS = {
 };
 
 export function CatUploadForm({ onAdded }: { onAdded(cat: CatDetail): void }) {
+  const createCat = useCreateCatMutation();
   const upload = useUploadForm({
     kind: 'cat',
     blank: BLANK_CAT,
-    create: async (cat, position) => (await createCat(catToSend(cat), position)).cat,
+    request: createCat,
+    create: async (cat, position) => (await createCat.mutateAsync({ cat: catToSend(cat), position })).cat,
     onAdded,
   });
   const { input } = upload;

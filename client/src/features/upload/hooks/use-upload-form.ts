@@ -1,5 +1,6 @@
 // An upload form's values and its submission: one request at a time, with the product's toasts;
 // once the item is added the form is blank again and forgets the device position.
+import type { UseMutationResult } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import toast from 'react-hot-toast/headless';
 import { errorMessage } from '../../../lib/api.ts';
@@ -12,7 +13,12 @@ import { useAddressLocation, type AddressLocation } from './use-address-location
 type UploadFormOptions<Form, Item> = {
   kind: TargetType;
   blank: Form;
-  /** Sends the form (with the position the Location button found, if any); answers the new item. */
+  /** The mutation that adds the item: the form is busy while it runs. */
+  request: Pick<UseMutationResult, 'isPending'>;
+  /**
+   * Sends the form through `request` (with the position the Location button found, if any);
+   * answers the new item.
+   */
   create(form: Form, position: Coordinates | null): Promise<Item>;
   onAdded(item: Item): void;
 };
@@ -31,18 +37,18 @@ export type UploadFormState<Form> = {
 export function useUploadForm<Form extends object, Item>({
   kind,
   blank,
+  request,
   create,
   onAdded,
 }: UploadFormOptions<Form, Item>): UploadFormState<Form> {
   const [form, setForm] = useState<Form>(blank);
-  const [busy, setBusy] = useState(false);
+  const busy = request.isPending;
   const location = useAddressLocation();
   const update = (change: Partial<Form>) => setForm((f) => ({ ...f, ...change }));
 
   async function submit(event: FormEvent) {
     event.preventDefault();
     if (busy) return;
-    setBusy(true);
     try {
       const item = await create(form, location.coords);
       toast.success(`${ITEM_WORDS[kind].title} uploaded successfully!`);
@@ -51,8 +57,6 @@ export function useUploadForm<Form extends object, Item>({
       onAdded(item);
     } catch (error) {
       toast.error(errorMessage(error, `Failed to upload ${ITEM_WORDS[kind].noun}`));
-    } finally {
-      setBusy(false);
     }
   }
 
