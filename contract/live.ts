@@ -7,7 +7,12 @@ import { ModerationTargetType } from './moderation.ts';
 import { ReviewAuthor } from './reviews.ts';
 
 const TargetRef = { target_type: TargetType, target_id: Type.Integer() };
-/** Moderation reaches reviews and photos as well as cats and bodegas. */
+/**
+ * Moderation reaches reviews and photos as well as cats and bodegas. The stream is public: no
+ * message shows a hidden or deleted item (nor a cat of a hidden bodega), live or replayed, while
+ * `content.hidden` and `content.restored` always go out; what was withheld is not sent again on
+ * `content.restored` (clients read again).
+ */
 const ModeratedRef = { target_type: ModerationTargetType, target_id: Type.Integer() };
 
 /** Where a deleted cat or bodega was (its bodega's place as of the deletion), for an open map. */

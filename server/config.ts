@@ -36,6 +36,10 @@ export type LiveSettings = {
   pollMs: number;
   /** Open sockets one client address may hold; the next is refused with close code 1008. */
   maxConnectionsPerAddress: number;
+  /** Resumes (`?after=`) one client address may make at once; further ones get 429... */
+  resumeBurst: number;
+  /** ...until the bucket refills at this many a minute. */
+  resumesPerMinute: number;
 };
 
 /**
@@ -337,6 +341,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         20,
         problems,
       ),
+      resumeBurst: positiveInt('LIVE_RESUME_BURST', env.LIVE_RESUME_BURST, 20, problems),
+      resumesPerMinute: positiveInt('LIVE_RESUMES_PER_MINUTE', env.LIVE_RESUMES_PER_MINUTE, 60, problems),
     },
   };
   if (nodeEnv === 'production' && config.operatorToken && config.operatorToken.length < 16)

@@ -18,10 +18,22 @@ export function formatCursor(c: Cursor): string {
   return `${c.transactionId}-${c.position}`;
 }
 
+/** The largest transaction id (xid8, unsigned 64-bit). */
+const MAX_TRANSACTION_ID = 2n ** 64n - 1n;
+
+/**
+ * A cursor as formatCursor writes it, or null. Each part must fit where the log keeps it: the
+ * transaction id in xid8, the position in a bigint that JavaScript also holds exactly (positions
+ * come from a sequence and never get near 2^53), so a cursor that parses never fails in SQL.
+ */
 export function parseCursor(raw: string): Cursor | null {
-  const m = /^(\d{1,20})-(\d{1,20})$/.exec(raw);
+  const m = /^(\d{1,20})-(\d{1,16})$/.exec(raw);
   if (!m) return null;
-  return { transactionId: m[1]!, position: Number(m[2]) };
+  const transactionId = BigInt(m[1]!);
+  const position = Number(m[2]);
+  if (transactionId > MAX_TRANSACTION_ID || !Number.isSafeInteger(position)) return null;
+  // Written back without leading zeros: compareCursors tells transactions apart by their text.
+  return { transactionId: transactionId.toString(), position };
 }
 
 export function cursorOf(event: RecordedEvent): Cursor {

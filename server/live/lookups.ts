@@ -5,6 +5,7 @@
 // Two answers come from tables instead: usernames (users are not events and never change name)
 // and a target's primary photo, which the photos read model also moves without an event (first
 // upload, deletion of the primary); sending it as it now stands keeps every client converging.
+// A hidden photo is never anyone's primary here, as in the catalogue's reads.
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import { openEvents } from '../events/personal.ts';
@@ -14,9 +15,11 @@ import { photoUrl } from '../photos/urls.ts';
 import type { LiveLookups } from './messages.ts';
 
 const USERNAME_CACHE = 5000;
+const CAT_BODEGA_CACHE = 5000;
 
 export function createLiveLookups(db: Kysely<DB>): LiveLookups {
   const usernames = new Map<number, string>();
+  const catBodegas = new Map<number, number>();
   return {
     async bodegaAsOf(bodegaId, position) {
       const [latest] = await streamBefore(db, streamIds.bodega(bodegaId), position, [
@@ -47,6 +50,7 @@ export function createLiveLookups(db: Kysely<DB>): LiveLookups {
         .where('target_id', '=', targetId)
         .where('is_primary', '=', true)
         .where('status', '=', 'ready')
+        .where('hidden', '=', false)
         .executeTakeFirst();
       return row
         ? {
@@ -69,6 +73,21 @@ export function createLiveLookups(db: Kysely<DB>): LiveLookups {
         .where(sql<boolean>`transaction_id = ${transactionId}::xid8`)
         .executeTakeFirst();
       return row !== undefined;
+    },
+    async catBodega(catId) {
+      const known = catBodegas.get(catId);
+      if (known !== undefined) return known;
+      const row = await db.selectFrom('cats').select('bodega_id').where('id', '=', catId).executeTakeFirst();
+      let bodegaId = row ? Number(row.bodega_id) : null;
+      if (bodegaId === null) {
+        // Deleted: its CatAdded still says where it was.
+        const [added] = await streamBefore(db, streamIds.cat(catId), Number.MAX_SAFE_INTEGER, ['CatAdded']);
+        if (added?.type === 'CatAdded') bodegaId = added.data.bodega_id;
+      }
+      if (bodegaId === null) return null;
+      if (catBodegas.size >= CAT_BODEGA_CACHE) catBodegas.clear();
+      catBodegas.set(catId, bodegaId);
+      return bodegaId;
     },
     async username(userId) {
       const known = usernames.get(userId);

@@ -1,6 +1,7 @@
 // Builds what the live stream sends (contract/live.ts) from the log's events. Private events
 // (saved lists, uploads' storage paths, anything about a user beyond id and username) map to
-// nothing and are never sent.
+// nothing and are never sent. Each message names the items it shows (visibility.ts), so that it is
+// only ever sent while none of them is hidden or deleted.
 import type { BodegaSummary, CatSummary } from '../../contract/catalogue.ts';
 import type { LiveData, LiveEvent, LiveEventType } from '../../contract/live.ts';
 import type { TargetType } from '../db/schema.ts';
@@ -8,6 +9,7 @@ import { formatCursor, cursorOf } from '../events/consumer.ts';
 import { ERASED } from '../events/personal.ts';
 import { assertNever, type BodegaFields, type RecordedEvent } from '../events/types.ts';
 import { photoUrl } from '../photos/urls.ts';
+import type { Subject } from './visibility.ts';
 
 /** What a photo's upload event says about it (never its private storage path). */
 export type PhotoUpload = {
@@ -24,28 +26,90 @@ export type PhotoUpload = {
 export type LiveLookups = {
   bodegaAsOf(bodegaId: number, position: number): Promise<BodegaFields | null>;
   photoUpload(photoId: number): Promise<PhotoUpload | null>;
-  /** The target's primary photo now, if it is ready to show. */
+  /** The target's primary photo now, if it is ready and not hidden. */
   primaryPhotoOf(
     type: TargetType,
     targetId: number,
   ): Promise<{ id: number; url: string; thumbUrl: string } | null>;
   username(userId: number): Promise<string | null>;
+  /** The bodega a cat belongs to (it never moves), also once the cat is deleted. */
+  catBodega(catId: number): Promise<number | null>;
   /** Whether the target's own deletion was appended in this transaction (its photos go with it). */
   targetDeletedIn(type: TargetType, targetId: number, transactionId: string): Promise<boolean>;
 };
 
-type Built<T extends LiveEventType> = [T, LiveData[T]];
+type Built<T extends LiveEventType> = [T, LiveData[T], Subject[]?];
 type AnyBuilt = { [T in LiveEventType]: Built<T> }[LiveEventType];
 
-export async function toLiveMessage(event: RecordedEvent, lookups: LiveLookups): Promise<LiveEvent | null> {
+/** A message and the items it shows. */
+export type BuiltMessage = { message: LiveEvent; subjects: Subject[] };
+
+export async function toLiveMessage(
+  event: RecordedEvent,
+  lookups: LiveLookups,
+): Promise<BuiltMessage | null> {
   const built = await buildData(event, lookups);
   if (!built) return null;
-  return {
+  const message = {
     type: built[0],
     cursor: formatCursor(cursorOf(event)),
     at: event.recordedAt.toISOString(),
     data: built[1],
   } as LiveEvent;
+  return { message, subjects: [...(await subjectsOf(message, lookups)), ...(built[2] ?? [])] };
+}
+
+/** The cat or bodega a message is about, or hangs off: withheld while it is hidden. */
+async function targetSubjects(type: TargetType, id: number, lookups: LiveLookups): Promise<Subject[]> {
+  if (type === 'bodega') return [{ type: 'bodega', id, as: 'item' }];
+  // A cat is hidden through its bodega too; its row says so, but once the cat is deleted only its
+  // bodega's own state can.
+  const bodega = await lookups.catBodega(id);
+  const subjects: Subject[] = [{ type: 'cat', id, as: 'item' }];
+  if (bodega !== null) subjects.push({ type: 'bodega', id: bodega, as: 'item' });
+  return subjects;
+}
+
+async function subjectsOf(message: LiveEvent, lookups: LiveLookups): Promise<Subject[]> {
+  switch (message.type) {
+    case 'cat.added':
+    case 'cat.deleted':
+      return [
+        { type: 'cat', id: message.data.id, as: 'item' },
+        { type: 'bodega', id: message.data.bodega_id, as: 'item' },
+      ];
+    case 'cat.updated':
+      return targetSubjects('cat', message.data.id, lookups);
+    case 'bodega.added':
+    case 'bodega.updated':
+    case 'bodega.deleted':
+      return [{ type: 'bodega', id: message.data.id, as: 'item' }];
+    case 'review.posted':
+      return [
+        { type: 'review', id: message.data.id, as: 'text' },
+        ...(await targetSubjects(message.data.target_type, message.data.target_id, lookups)),
+      ];
+    case 'rating.updated':
+      return targetSubjects(message.data.target_type, message.data.target_id, lookups);
+    case 'photo.ready':
+    case 'photo.primary':
+    case 'photo.deleted':
+      // A deleted photo's message says it is gone: withheld only if it had been hidden.
+      return [
+        { type: 'photo', id: message.data.id, as: message.type === 'photo.deleted' ? 'item' : 'text' },
+        ...(await targetSubjects(message.data.target_type, message.data.target_id, lookups)),
+      ];
+    case 'content.hidden':
+    case 'content.restored':
+      return [];
+    default:
+      return assertNever(message);
+  }
+}
+
+/** The target's primary photo, shown in a photo message as it stood when the message was built. */
+function primarySubject(primary: { id: number } | null, photoId: number): Subject[] {
+  return primary && primary.id !== photoId ? [{ type: 'photo', id: primary.id, as: 'primary' }] : [];
 }
 
 async function buildData(event: RecordedEvent, lookups: LiveLookups): Promise<AnyBuilt | null> {
@@ -116,7 +180,10 @@ async function buildData(event: RecordedEvent, lookups: LiveLookups): Promise<An
         primary_photo: primary?.url ?? null,
         primary_thumb: primary?.thumbUrl ?? null,
       };
-      return event.type === 'PhotoPrimarySet' ? ['photo.primary', data] : ['photo.deleted', data];
+      const shown = primarySubject(primary, d.photo_id);
+      return event.type === 'PhotoPrimarySet'
+        ? ['photo.primary', data, shown]
+        : ['photo.deleted', data, shown];
     }
     case 'ContentHidden':
     case 'ContentRestored': {
@@ -216,5 +283,6 @@ async function photoReady(
       primary_photo: primary?.url ?? null,
       primary_thumb: primary?.thumbUrl ?? null,
     },
+    primarySubject(primary, d.photo_id),
   ];
 }

@@ -3,13 +3,15 @@
 import type { FastifyPluginAsync } from 'fastify';
 import websocket from '@fastify/websocket';
 import { Type } from '@sinclair/typebox';
-import { NotFound, RateLimited } from '../errors.ts';
+import { Invalid, NotFound, RateLimited } from '../errors.ts';
 import { parseCursor } from '../events/consumer.ts';
 import { startBroadcaster } from './broadcaster.ts';
 import { createHub } from './hub.ts';
+import { createResumeLimit } from './resume-limit.ts';
 import { trackLiveSource } from './stats.ts';
 import { openStream } from './stream.ts';
 
+// The shape only; parseCursor (preHandler below) checks each part is within the log's range.
 const StreamQuery = Type.Object({
   after: Type.Optional(
     Type.String({ pattern: '^[0-9]{1,20}-[0-9]{1,20}$', description: 'The cursor of the last event seen' }),
@@ -27,11 +29,16 @@ const liveRoutes: FastifyPluginAsync = async (app) => {
     logger: log,
     batchSize: settings.batchSize,
     pollMs: settings.pollMs,
+    replayLimit: settings.replayLimit,
   });
   const untrack = trackLiveSource({ hub: hub.stats, broadcaster: broadcaster.stats });
 
+  // Resumes per client address: each may replay up to the replay limit of frames.
+  const resumes = createResumeLimit({ burst: settings.resumeBurst, perMinute: settings.resumesPerMinute });
+
   const heartbeat = setInterval(() => {
     hub.heartbeat();
+    resumes.prune();
     log.info({ ...hub.stats(), ...broadcaster.stats() }, 'live stream');
   }, settings.heartbeatMs);
   heartbeat.unref();
@@ -66,6 +73,24 @@ const liveRoutes: FastifyPluginAsync = async (app) => {
     preValidation: async (request) => {
       if (request.ws && (perAddress.get(request.ip) ?? 0) >= limit) throw tooMany();
     },
+    // After the query's schema, still before the upgrade: a cursor out of the log's range is a 400
+    // (it would fail in SQL), and a resume over the address's budget a 429.
+    preHandler: async (request) => {
+      const { after } = request.query as { after?: string };
+      if (after === undefined) return;
+      if (!parseCursor(after)) {
+        throw new Invalid('after is not a cursor of this stream', {
+          after: 'must be a cursor the stream sent: transaction-position, each within the range of the log',
+        });
+      }
+      const wait = request.ws ? resumes.take(request.ip) : 0;
+      if (wait > 0) {
+        throw new RateLimited(
+          `Too many resumes of the live stream from this address; try again in ${wait} s`,
+          wait,
+        );
+      }
+    },
     wsHandler: (socket, request) => {
       // Upgrades that passed the check together may still overshoot: the count decides here.
       const address = request.ip;
@@ -81,13 +106,7 @@ const liveRoutes: FastifyPluginAsync = async (app) => {
         else perAddress.delete(address);
       });
       const { after } = request.query as { after?: string };
-      void openStream(socket, after ? parseCursor(after) : null, {
-        database,
-        hub,
-        broadcaster,
-        replayLimit: settings.replayLimit,
-        logger: log,
-      });
+      void openStream(socket, after ? parseCursor(after) : null, { database, hub, broadcaster, logger: log });
     },
   });
 };
