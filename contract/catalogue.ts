@@ -119,8 +119,9 @@ export const BodegaChange = Type.Pick(BodegaSummary, [
 ]);
 export type BodegaChange = Static<typeof BodegaChange>;
 
-const text = (maxLength: number) => Type.String({ maxLength });
-const required = (maxLength: number) => Type.String({ minLength: 1, maxLength });
+// maxGraphemes (server/http/validation.ts): characters as a person counts them, see text-limits.ts.
+const text = (limit: number) => Type.String({ maxGraphemes: limit });
+const required = (limit: number) => Type.String({ minLength: 1, maxGraphemes: limit });
 // Both coordinates or neither (null counts as absent): the server checks the pair.
 const coordinate = (limit: number) =>
   Type.Optional(Type.Union([Type.Number({ minimum: -limit, maximum: limit }), Type.Null()]));

@@ -20,7 +20,7 @@ export const NewReport = Type.Object(
     target_type: ModerationTargetType,
     target_id: Id,
     reason: ReportReason,
-    comment: Type.Optional(Nullable(Type.String({ maxLength: TEXT_LIMITS.reportComment }))),
+    comment: Type.Optional(Nullable(Type.String({ maxGraphemes: TEXT_LIMITS.reportComment }))),
   },
   { additionalProperties: false },
 );
@@ -67,7 +67,7 @@ export type ModerationAction = (typeof MODERATION_ACTIONS)[number];
 export const Decision = Type.Object(
   {
     action: Type.Union(MODERATION_ACTIONS.map((a) => Type.Literal(a))),
-    note: Type.Optional(Nullable(Type.String({ maxLength: 1000 }))),
+    note: Type.Optional(Nullable(Type.String({ maxGraphemes: TEXT_LIMITS.moderationNote }))),
   },
   { additionalProperties: false },
 );

@@ -1,6 +1,8 @@
 // The rules a new account (and a new password) must meet, checked together so one 400 names every
 // bad field in words a person can act on.
+import { characterCount } from '../../contract/text-limits.ts';
 import { Invalid } from '../errors.ts';
+import { hasInvisibleCharacters } from '../http/text.ts';
 
 export const PASSWORD_MIN = 6;
 export const PASSWORD_MAX = 200;
@@ -14,7 +16,12 @@ const EMAIL =
 export type Registration = { username: string; email: string; password: string };
 
 function usernameProblem(username: string): string | null {
-  if (username.length < 3 || username.length > 30) return 'Username must be 3 to 30 characters long';
+  // Direction controls count among them: unlike other text, a username holding one is refused
+  // rather than stored without it, as it is what its owner signs in with.
+  if (hasInvisibleCharacters(username))
+    return 'Username must not contain invisible characters (such as zero-width spaces or direction marks)';
+  const length = characterCount(username, 30);
+  if (length < 3 || length > 30) return 'Username must be 3 to 30 characters long';
   if (!USERNAME_CHARS.test(username))
     return 'Username may contain only letters, digits, underscores (_), dots (.) and hyphens (-)';
   return null;
@@ -33,9 +40,16 @@ function passwordProblem(password: string): string | null {
   return null;
 }
 
-/** Trims the names (never the password) and throws Invalid naming every field that breaks a rule. */
+/**
+ * Composes (NFC) and trims the names, never the password, before any rule or the duplicate check
+ * sees them, and throws Invalid naming every field that breaks a rule.
+ */
 export function checkRegistration(input: Registration): Registration {
-  const candidate = { username: input.username.trim(), email: input.email.trim(), password: input.password };
+  const candidate = {
+    username: input.username.normalize('NFC').trim(),
+    email: input.email.normalize('NFC').trim(),
+    password: input.password,
+  };
   const problems = Object.entries({
     username: usernameProblem(candidate.username),
     email: emailProblem(candidate.email),

@@ -1,8 +1,9 @@
 // The checks of the catalogue's request bodies (contract/catalogue.ts) that JSON Schema cannot
 // express: blank text, NUL characters, coordinates given as a pair, the If-Match version. Text is
-// trimmed and otherwise stored as given.
+// normalized (server/http/text.ts), trimmed and otherwise stored as given.
 import type { NewCatBody } from '../../contract/catalogue.ts';
 import { isStorable } from '../http/schemas.ts';
+import { hasVisibleText, normalizeText } from '../http/text.ts';
 import { Invalid } from '../errors.ts';
 import type { CatFields } from '../events/types.ts';
 
@@ -11,8 +12,10 @@ export type Coordinates = { latitude: number; longitude: number };
 const REQUIRED_TEXT = new Set(['name', 'bodega_name', 'address']);
 
 /**
- * Trims every text field and reports, in one 400, blank required fields and text the database
- * cannot hold (NUL characters, unpaired surrogates).
+ * Normalizes and trims every text field and reports, in one 400, required fields that show nothing
+ * (blank, or only invisible characters such as zero-width spaces or braille blanks) and text the
+ * database cannot hold (NUL characters, unpaired surrogates). Optional text that shows nothing is
+ * stored as empty.
  */
 export function cleanText<T extends object>(body: T): T {
   const details: Record<string, string> = {};
@@ -23,9 +26,10 @@ export function cleanText<T extends object>(body: T): T {
       details[field] = 'contains characters that are not allowed';
       continue;
     }
-    const trimmed = value.trim();
-    if (REQUIRED_TEXT.has(field) && trimmed === '') details[field] = 'must not be blank';
-    out[field] = trimmed;
+    const text = normalizeText(value).trim();
+    const visible = hasVisibleText(text);
+    if (REQUIRED_TEXT.has(field) && !visible) details[field] = 'must not be blank';
+    out[field] = visible ? text : '';
   }
   throwIfAny(details);
   return out as T;

@@ -1,15 +1,55 @@
 // Request validation. Bodies are strict (no type coercion, unknown keys rejected); query strings
 // and params are coerced from text. Failures become one 400 that names every bad field.
-import { Ajv, type ErrorObject } from 'ajv';
+import { Ajv, type ErrorObject, type SchemaValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
+import { lengthProblem } from '../../contract/text-limits.ts';
 import { Invalid } from '../errors.ts';
 
-const strict = addFormats(
-  new Ajv({ allErrors: true, coerceTypes: false, removeAdditional: false, useDefaults: true, strict: false }),
+/**
+ * `maxGraphemes: n` (contract/text-limits.ts): at most n characters as a person counts them, and
+ * at most CODE_POINTS_PER_CHARACTER code points for each. JSON Schema's maxLength counts code
+ * points, so an emoji with its skin tone, a flag or a letter typed with its accent apart would count
+ * as two or more.
+ */
+const maxGraphemes: SchemaValidateFunction = (limit: number, data: string) => {
+  const problem = lengthProblem(data, limit);
+  if (problem === null) return true;
+  maxGraphemes.errors = [{ keyword: 'maxGraphemes', message: problem, params: { limit } }];
+  return false;
+};
+
+function withTextLimits(ajv: Ajv): Ajv {
+  return ajv.addKeyword({
+    keyword: 'maxGraphemes',
+    type: 'string',
+    schemaType: 'number',
+    errors: true,
+    validate: maxGraphemes,
+  });
+}
+
+const strict = withTextLimits(
+  addFormats(
+    new Ajv({
+      allErrors: true,
+      coerceTypes: false,
+      removeAdditional: false,
+      useDefaults: true,
+      strict: false,
+    }),
+  ),
 );
-const coercing = addFormats(
-  new Ajv({ allErrors: true, coerceTypes: true, removeAdditional: false, useDefaults: true, strict: false }),
+const coercing = withTextLimits(
+  addFormats(
+    new Ajv({
+      allErrors: true,
+      coerceTypes: true,
+      removeAdditional: false,
+      useDefaults: true,
+      strict: false,
+    }),
+  ),
 );
 
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
@@ -42,6 +82,8 @@ function messageOf(error: ErrorObject): string {
         : `must be at least ${error.params.limit} characters`;
     case 'maxLength':
       return `must be at most ${error.params.limit} characters`;
+    case 'maxGraphemes':
+      return error.message ?? `must be at most ${error.params.limit} characters`;
     case 'minimum':
       return `must be at least ${error.params.limit}`;
     case 'maximum':

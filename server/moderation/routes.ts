@@ -11,9 +11,9 @@ import {
   QueueStatus,
   ReportResponse,
 } from '../../contract/moderation.ts';
-import { Invalid } from '../errors.ts';
 import { runCommand } from '../http/idempotency.ts';
-import { PageQuery, errors, isStorable, pagination, pathIdOr404 } from '../http/schemas.ts';
+import { PageQuery, errors, pagination, pathIdOr404 } from '../http/schemas.ts';
+import { cleanFreeText } from '../http/text.ts';
 import { requestMetadata, signedInUser } from '../plugins/auth.ts';
 import { decide, fileReport } from './commands.ts';
 import { findQueueItem, listQueue } from './read.ts';
@@ -24,14 +24,9 @@ const DecisionParams = Type.Object({
   target_id: Type.String({ maxLength: 100 }),
 });
 
-/** Optional text, trimmed; the schema has bounded its length. */
+/** Optional text, normalized and trimmed; the schema has bounded its length. */
 function textOf(field: string, raw: string | null | undefined): string {
-  const text = (raw ?? '').trim();
-  if (!isStorable(text)) {
-    const message = 'contains characters that are not allowed';
-    throw new Invalid(`${field} ${message}`, { [field]: message });
-  }
-  return text;
+  return cleanFreeText(field, raw ?? '');
 }
 
 const moderationRoutes: FastifyPluginAsync = async (fastify) => {

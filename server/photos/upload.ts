@@ -1,14 +1,19 @@
 // Receives a photo upload: streams the file part to a temporary file under UPLOAD_DIR with a hard
 // size limit, decides its type from its bytes, and reads the optional caption and is_primary.
-import { isStorable } from '../http/schemas.ts';
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyRequest } from 'fastify';
-import { TEXT_LIMITS } from '../../contract/text-limits.ts';
+import {
+  CODE_POINTS_PER_CHARACTER,
+  TEXT_LIMITS,
+  lengthProblem,
+  tooManyCodePoints,
+} from '../../contract/text-limits.ts';
 import { AppError, Invalid, PayloadTooLarge, UnsupportedMediaType } from '../errors.ts';
+import { cleanFreeText } from '../http/text.ts';
 import { incomingDir, removeQuietly } from './files.ts';
 import { detectImageType, SIGNATURE_BYTES, type ImageType } from './image-type.ts';
 
@@ -25,8 +30,9 @@ export const MULTIPART_LIMITS = {
   fields: FIELDS.length,
   parts: FIELDS.length + 1,
   fieldNameSize: 100,
-  // Room for a 300-character caption in any script; longer values are reported as too long.
-  fieldSize: TEXT_LIMITS.caption * 4 + 4,
+  // Room for every caption the limit takes (up to 4 UTF-8 bytes for each of its code points); a
+  // longer value is reported as too long.
+  fieldSize: TEXT_LIMITS.caption * CODE_POINTS_PER_CHARACTER * 4,
   headerPairs: 20,
 };
 
@@ -66,7 +72,7 @@ export async function receivePhotoUpload(request: FastifyRequest, uploadDir: str
       const name = part.fieldname as (typeof FIELDS)[number];
       if (!FIELDS.includes(name))
         throw new Invalid(`Unknown field "${part.fieldname}"`, { [part.fieldname]: 'is not a known field' });
-      if (part.valueTruncated) throw captionTooLong();
+      if (part.valueTruncated) throw captionTooLong(String(part.value));
       fields[name] = String(part.value);
     }
     if (!saved) throw new Invalid('Choose a photo to upload', { photo: 'is required' });
@@ -111,19 +117,14 @@ async function saveIncoming(file: Readable & { truncated?: boolean }, uploadDir:
   }
 }
 
-function captionTooLong(): Invalid {
-  const message = `must be at most ${TEXT_LIMITS.caption} characters`;
+/** A caption cut off at `fieldSize`: over the limit of code points, if not of characters too. */
+function captionTooLong(start: string): Invalid {
+  const message = lengthProblem(start, TEXT_LIMITS.caption) ?? tooManyCodePoints(TEXT_LIMITS.caption);
   return new Invalid(`caption ${message}`, { caption: message });
 }
 
 function captionOf(raw: string | undefined): string {
-  const caption = (raw ?? '').trim();
-  if (!isStorable(caption)) {
-    const message = 'contains characters that are not allowed';
-    throw new Invalid(`caption ${message}`, { caption: message });
-  }
-  if ([...caption].length > TEXT_LIMITS.caption) throw captionTooLong();
-  return caption;
+  return cleanFreeText('caption', raw ?? '', TEXT_LIMITS.caption);
 }
 
 function isPrimaryOf(raw: string | undefined): boolean {

@@ -9,7 +9,8 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { TargetType } from '../db/schema.ts';
 import { Invalid } from '../errors.ts';
 import { runCommand } from '../http/idempotency.ts';
-import { PageQuery, errors, isStorable, pagination, pathIdOr404, pathTarget } from '../http/schemas.ts';
+import { PageQuery, errors, pagination, pathIdOr404, pathTarget } from '../http/schemas.ts';
+import { cleanFreeText } from '../http/text.ts';
 import { requireShownTarget, type Target } from '../events/targets.ts';
 import { deleteReview, postReview } from './commands.ts';
 import { TEXT_LIMITS } from '../../contract/text-limits.ts';
@@ -42,16 +43,7 @@ function targetOf(body: { cat_id?: number | null; bodega_id?: number | null }): 
 }
 
 function commentOf(raw: string | null | undefined): string {
-  const comment = (raw ?? '').trim();
-  if (!isStorable(comment)) {
-    const message = 'contains characters that are not allowed';
-    throw new Invalid(`comment ${message}`, { comment: message });
-  }
-  if (comment.length > TEXT_LIMITS.comment) {
-    const message = `must be at most ${TEXT_LIMITS.comment} characters`;
-    throw new Invalid(`comment ${message}`, { comment: message });
-  }
-  return comment;
+  return cleanFreeText('comment', raw ?? '', TEXT_LIMITS.comment);
 }
 
 const reviewsRoutes: FastifyPluginAsync = async (fastify) => {

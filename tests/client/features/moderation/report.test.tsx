@@ -68,7 +68,10 @@ describe('the report dialog', () => {
 
     choose('Wrong info');
     const comment = screen.getByLabelText('Comment (optional)') as HTMLTextAreaElement;
-    expect(comment.maxLength).toBe(500);
+    // Characters as a person counts them: an emoji is one (and two UTF-16 units).
+    fireEvent.change(comment, { target: { value: '😺'.repeat(501) } });
+    expect(comment.value).toBe('😺'.repeat(500));
+    expect(screen.getByText('500/500')).toBeTruthy();
     fireEvent.change(comment, { target: { value: '  Not this cat at all  ' } });
     expect(screen.getByText('23/500')).toBeTruthy();
     submit();

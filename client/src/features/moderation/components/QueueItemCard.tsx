@@ -6,6 +6,8 @@ import { ItemPhoto } from '../../../components/ItemPhoto.tsx';
 import { assetUrl, errorMessage } from '../../../lib/api.ts';
 import type { ModerationAction } from '../../../../../contract/moderation.ts';
 import { formatLongDate } from '../../../lib/format.ts';
+import { TEXT_LIMITS } from '../../../lib/catalogue.ts';
+import { limitedChange } from '../../../lib/text-input.ts';
 import { decide } from '../api/decide.ts';
 import { KIND_LABELS, reasonCounts, type QueueItem } from '../reasons.ts';
 
@@ -14,8 +16,6 @@ const DONE: Record<ModerationAction, string> = {
   restore: 'Restored.',
   dismiss: 'Reports dismissed.',
 };
-
-const NOTE_MAX = 1000;
 
 type QueueItemCardProps = {
   item: QueueItem;
@@ -103,8 +103,7 @@ export function QueueItemCard({ item, open, onDecided }: QueueItemCardProps) {
           id={`${id}-note`}
           className="input"
           value={note}
-          maxLength={NOTE_MAX}
-          onChange={(e) => setNote(e.target.value)}
+          onChange={limitedChange(TEXT_LIMITS.moderationNote, setNote)}
           disabled={busy !== null}
         />
       </div>

@@ -2,6 +2,7 @@
 // A modal <dialog> keeps focus inside and closes on Escape; the opener gets focus back.
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { TEXT_LIMITS } from '../../../lib/catalogue.ts';
+import { characterCount, limitedChange } from '../../../lib/text-input.ts';
 import { reportContent } from '../api/report-content.ts';
 import {
   REASON_LABELS,
@@ -110,13 +111,12 @@ export function ReportDialog({ target, what, onClose }: ReportDialogProps) {
               className="textarea"
               rows={3}
               value={comment}
-              maxLength={TEXT_LIMITS.reportComment}
               aria-describedby={`${id}-count`}
-              onChange={(e) => setComment(e.target.value)}
+              onChange={limitedChange(TEXT_LIMITS.reportComment, setComment)}
               disabled={state === 'sending'}
             />
             <p id={`${id}-count`} className="report-dialog__count">
-              {comment.length}/{TEXT_LIMITS.reportComment}
+              {characterCount(comment)}/{TEXT_LIMITS.reportComment}
             </p>
           </div>
           {error && (

@@ -6,6 +6,7 @@ import toast from 'react-hot-toast/headless';
 import { ToolIcon } from '../../../components/ToolIcon.tsx';
 import { errorMessage } from '../../../lib/api.ts';
 import { TEXT_LIMITS, type Photo, type TargetType } from '../../../lib/catalogue.ts';
+import { limitedChange } from '../../../lib/text-input.ts';
 import { uploadPhoto } from '../api/upload-photo.ts';
 import { PHOTO_ACCEPT, photoFileProblem } from '../validation.ts';
 
@@ -85,8 +86,7 @@ export function PhotoUploadForm({ targetType, targetId, onUploaded }: PhotoUploa
           className="input"
           name="caption"
           value={caption}
-          maxLength={TEXT_LIMITS.caption}
-          onChange={(e) => setCaption(e.target.value)}
+          onChange={limitedChange(TEXT_LIMITS.caption, setCaption)}
           disabled={busy}
         />
       </div>

@@ -3,6 +3,7 @@ import { useId, useState, type FormEvent } from 'react';
 import toast from 'react-hot-toast/headless';
 import { errorMessage } from '../../../lib/api.ts';
 import { TEXT_LIMITS, type Review, type TargetType } from '../../../lib/catalogue.ts';
+import { limitedChange } from '../../../lib/text-input.ts';
 import { useSession } from '../../auth/index.ts';
 import { postReview } from '../api/post-review.ts';
 import { StarPicker } from './StarPicker.tsx';
@@ -65,9 +66,8 @@ export function ReviewForm({ targetType, targetId, onSubmitted, onCancel }: Revi
           className="textarea"
           rows={4}
           value={comment}
-          maxLength={TEXT_LIMITS.comment}
           placeholder={`Share your experience with this ${targetType}...`}
-          onChange={(e) => setComment(e.target.value)}
+          onChange={limitedChange(TEXT_LIMITS.comment, setComment)}
           disabled={busy}
         />
       </div>

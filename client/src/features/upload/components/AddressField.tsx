@@ -2,6 +2,7 @@ import { useId } from 'react';
 import { Icon } from '../../../components/Icon.tsx';
 import { MapPlacement } from '../../../components/MapPlacement.tsx';
 import { TEXT_LIMITS } from '../../../lib/catalogue.ts';
+import { limitedChange } from '../../../lib/text-input.ts';
 import type { UploadFormState } from '../hooks/use-upload-form.ts';
 import { formatCoordinates } from '../../../lib/coordinates.ts';
 
@@ -31,9 +32,8 @@ export function AddressField({ upload }: AddressFieldProps) {
             className="input"
             name="address"
             value={upload.form.address}
-            onChange={(e) => onChange(e.target.value)}
+            onChange={limitedChange(TEXT_LIMITS.address, onChange)}
             required
-            maxLength={TEXT_LIMITS.address}
             autoComplete="street-address"
             placeholder="123 Main St, New York, NY"
             aria-describedby={`${id}-note`}
