@@ -94,6 +94,11 @@ export type Config = {
   searchCacheBytes: number;
   /** Different users with open reports on an item that hide it until a moderator decides. */
   reportsToHide: number;
+  /**
+   * Whose reports count toward reportsToHide, and how many one account may file a day
+   * (server/moderation/reporters.ts). 0: any account age counts / no daily limit.
+   */
+  reports: { minAccountAgeHours: number; perDay: number };
   /** Photo uploads one user may make per minute and per day (server/photos/quota.ts); 0: no limit. */
   uploads: { perMinute: number; perDay: number };
   /** Postgres cancels an api statement running longer than this (the request gets 503); 0: no limit. */
@@ -295,6 +300,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         : positiveInt('SEARCH_CACHE_ENTRIES', env.SEARCH_CACHE_ENTRIES, 2000, problems),
     searchCacheBytes: positiveInt('SEARCH_CACHE_MB', env.SEARCH_CACHE_MB, 64, problems) * 1024 * 1024,
     reportsToHide: positiveInt('REPORTS_TO_HIDE', env.REPORTS_TO_HIDE, 3, problems),
+    reports: {
+      minAccountAgeHours:
+        env.REPORTER_MIN_ACCOUNT_AGE_HOURS === '0'
+          ? 0
+          : positiveInt('REPORTER_MIN_ACCOUNT_AGE_HOURS', env.REPORTER_MIN_ACCOUNT_AGE_HOURS, 72, problems),
+      perDay:
+        env.REPORTS_PER_DAY === '0' ? 0 : positiveInt('REPORTS_PER_DAY', env.REPORTS_PER_DAY, 20, problems),
+    },
     uploads: {
       perMinute:
         env.UPLOADS_PER_MINUTE === '0'

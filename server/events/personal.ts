@@ -7,7 +7,7 @@ import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import { Unauthorized } from '../errors.ts';
-import { SCHEMA_VERSIONS, streamIds, type EventType, type NewEvent, type RecordedEvent } from './types.ts';
+import { streamIds, type EventType, type NewEvent, type RecordedEvent } from './types.ts';
 
 /** What a personal field reads as once its author's key is gone. */
 export const ERASED = '[erased]';
@@ -265,12 +265,15 @@ function hasPlainField(type: string, data: Record<string, unknown>): boolean {
 
 const REWRITE_BATCH = 500;
 
+/**
+ * The schema version from which each personal event type stores its fields sealed (2 for all of
+ * them). Not the current version: a later change of shape (ContentReported 3) leaves sealing alone.
+ */
+const SEALED_SINCE = 2;
+
 /** Events stored under a schema version from before sealing (personal fields in plain text). */
 const storedInPlain = sql<boolean>`type = any(${PERSONAL_EVENT_TYPES}::text[])
-  and schema_version < (case type ${sql.join(
-    PERSONAL_EVENT_TYPES.map((t) => sql`when ${t} then ${SCHEMA_VERSIONS[t]}::smallint`),
-    sql` `,
-  )} end)`;
+  and schema_version < ${SEALED_SINCE}`;
 
 /** How many events still hold personal fields in plain text (0 once sealPlainEvents has run). */
 export async function countPlainEvents(db: Kysely<DB>): Promise<number> {
@@ -283,8 +286,8 @@ export async function countPlainEvents(db: Kysely<DB>): Promise<number> {
 /**
  * The one rewrite of history the log allows (see the README, "Personal data"): events stored
  * before their fields were sealed (schema v1, personal fields in plain text) are rewritten with those
- * fields sealed, as the current schema version. Nothing else in the row changes; run at start,
- * after migrations. Answers how many events it rewrote.
+ * fields sealed, as schema v2. Nothing else in the row changes; run at start, after migrations.
+ * Answers how many events it rewrote.
  */
 export async function sealPlainEvents(db: Kysely<DB>): Promise<number> {
   await checkDataKey(db);
@@ -309,9 +312,10 @@ export async function sealPlainEvents(db: Kysely<DB>): Promise<number> {
           if (!keys.has(owner)) keys.set(owner, await keyForSealing(trx, owner));
           stored = sealFields(row.type, data, owner, keys.get(owner)!);
         }
+        // Stamped as the version that sealed it, not the current one: the upcasters from there on
+        // still apply when it is read.
         await sql`
-          update events set data = ${JSON.stringify(stored)}::jsonb,
-            schema_version = ${SCHEMA_VERSIONS[row.type as EventType]}
+          update events set data = ${JSON.stringify(stored)}::jsonb, schema_version = ${SEALED_SINCE}
           where global_position = ${row.global_position}`.execute(trx);
       }
       return rows.length;

@@ -83,6 +83,11 @@ export type EventMap = {
     user_id: number;
     reason: ReportReason;
     comment: string;
+    /**
+     * Whether it counts toward hiding the target (REPORTS_TO_HIDE), decided when it was filed from
+     * the reporter's standing then (see moderation/reporters.ts), so a replay never asks the clock.
+     */
+    counts_toward_hide: boolean;
   };
   /** `parent`: the bodega of a cat, the cat or bodega of a review or photo (null for a bodega). */
   ContentHidden: ModeratedContent & { by: 'reports' | 'moderator' };
@@ -158,7 +163,7 @@ export const SCHEMA_VERSIONS: Record<EventType, number> = {
   SignedOutEverywhere: 1,
   RoleChanged: 1,
   AccountDeleted: 1,
-  ContentReported: 2, // comment sealed
+  ContentReported: 3, // 2: comment sealed; 3: counts_toward_hide
   ContentHidden: 1,
   ContentRestored: 1,
   ModerationDecided: 2, // note sealed

@@ -47,3 +47,6 @@ export function upcast(
 for (const type of ['ReviewPosted', 'PhotoUploaded', 'ContentReported', 'ModerationDecided'] as const) {
   registerUpcaster(type, 1, (data) => data);
 }
+
+// Before v3 every report counted toward hiding its target: it keeps that meaning.
+registerUpcaster('ContentReported', 2, (data) => ({ ...data, counts_toward_hide: true }));

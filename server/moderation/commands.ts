@@ -1,11 +1,12 @@
 // Reports and moderators' decisions: each holds the content (so it cannot be deleted under the
 // decision), takes the target's moderation stream in turn, folds it, and appends what the decider
 // (target.ts) decided. The projections hide or restore the content in the same commit.
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import { nextId, passWriterGate, readStream, type EventStore } from '../events/store.ts';
 import { findTarget, lockTarget } from '../events/targets.ts';
 import { streamIds, type EventMetadata, type RecordedEvent } from '../events/types.ts';
+import { refuseOverDailyLimit, reporterLock, reporterStanding, type ReportRules } from './reporters.ts';
 import {
   decideAction,
   decideReport,
@@ -97,9 +98,10 @@ async function holdContent(trx: Kysely<DB>, target: ModerationTarget): Promise<C
 async function loadModeration(
   trx: Kysely<DB>,
   target: ModerationTarget,
+  lockFirst: RawBuilder<unknown>[] = [],
 ): Promise<{ state: ModerationState; version: number }> {
   const stream = streamIds.moderation(target.type, target.id);
-  await passWriterGate(trx, [sql`pg_advisory_xact_lock(hashtextextended(${stream}, 0))`]);
+  await passWriterGate(trx, [...lockFirst, sql`pg_advisory_xact_lock(hashtextextended(${stream}, 0))`]);
   const events = (await readStream(trx, stream, MODERATION_EVENTS)) as RecordedEvent<ModerationEventType>[];
   return {
     state: events.reduce(evolveModeration, INITIAL_STATE),
@@ -109,17 +111,24 @@ async function loadModeration(
 
 export type FiledReport = { id: number; createdAt: Date };
 
+/**
+ * Files a report: refused over the reporter's daily limit (429) before anything else, then decided
+ * on the target's stream with the reporter's standing as it is now (see decideReport).
+ */
 export async function fileReport(
   trx: Kysely<DB>,
   store: EventStore,
   command: FileReport,
+  rules: ReportRules,
   metadata: EventMetadata,
 ): Promise<FiledReport> {
-  const { state, version } = await loadModeration(trx, command.target);
+  const { state, version } = await loadModeration(trx, command.target, [reporterLock(command.userId)]);
+  await refuseOverDailyLimit(trx, command.userId, rules);
   const facts = await holdContent(trx, command.target);
   // A refused report may use up an id: ids only need to be unique.
+  const standing = facts ? await reporterStanding(trx, command.userId, rules) : { established: false };
   const reportId = facts ? await nextId(trx, 'report_ids') : 0;
-  const events = decideReport(command, state, facts, reportId);
+  const events = decideReport(command, state, facts, standing, reportId);
   const stream = streamIds.moderation(command.target.type, command.target.id);
   const appended = await store.append(trx, stream, version, events, { metadata });
   return { id: reportId, createdAt: appended.events[0]!.recordedAt };

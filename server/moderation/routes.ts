@@ -37,7 +37,7 @@ const moderationRoutes: FastifyPluginAsync = async (fastify) => {
     '/reports',
     {
       onRequest: app.requireUser,
-      schema: { body: NewReport, response: { 201: ReportResponse, ...errors(400, 401, 404, 409, 503) } },
+      schema: { body: NewReport, response: { 201: ReportResponse, ...errors(400, 401, 404, 409, 429, 503) } },
     },
     async (request, reply) => {
       const user = signedInUser(request);
@@ -52,7 +52,7 @@ const moderationRoutes: FastifyPluginAsync = async (fastify) => {
           comment,
           threshold: config.reportsToHide,
         };
-        const filed = await fileReport(trx, store, command, requestMetadata(request));
+        const filed = await fileReport(trx, store, command, config.reports, requestMetadata(request));
         const report = {
           id: filed.id,
           target_type,

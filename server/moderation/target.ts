@@ -23,6 +23,8 @@ export type ModerationState = {
   reporters: ReadonlySet<number>;
   /** Reporters whose reports no moderator has decided on yet. */
   openReporters: ReadonlySet<number>;
+  /** Those of them whose reports count toward hiding it (see decideReport). */
+  openCounted: ReadonlySet<number>;
   hidden: boolean;
   /** Hidden by reports reaching the threshold; a dismissal restores it. */
   hiddenByReports: boolean;
@@ -31,6 +33,7 @@ export type ModerationState = {
 export const INITIAL_STATE: ModerationState = {
   reporters: new Set(),
   openReporters: new Set(),
+  openCounted: new Set(),
   hidden: false,
   hiddenByReports: false,
 };
@@ -76,6 +79,9 @@ export function evolveModeration(
         ...state,
         reporters: new Set([...state.reporters, user]),
         openReporters: new Set([...state.openReporters, user]),
+        openCounted: event.data.counts_toward_hide
+          ? new Set([...state.openCounted, user])
+          : state.openCounted,
       };
     }
     case 'ContentHidden':
@@ -84,7 +90,7 @@ export function evolveModeration(
       return { ...state, hidden: false, hiddenByReports: false };
     case 'ModerationDecided':
       // A decision closes the open reports; after it, only a moderator's hide holds the target.
-      return { ...state, openReporters: new Set(), hiddenByReports: false };
+      return { ...state, openReporters: new Set(), openCounted: new Set(), hiddenByReports: false };
   }
 }
 
@@ -94,9 +100,25 @@ export type FileReport = {
   target: ModerationTarget;
   reason: ReportReason;
   comment: string;
-  /** Distinct open reporters that hide a target (REPORTS_TO_HIDE). */
+  /** Distinct open reporters whose reports count that hide a target (REPORTS_TO_HIDE). */
   threshold: number;
 };
+
+/**
+ * The reporter as the command found them when the report came: `established` when their account is
+ * old enough (REPORTER_MIN_ACCOUNT_AGE_HOURS) and has something of theirs that moderation has not
+ * hidden (see moderation/reporters.ts).
+ */
+export type ReporterStanding = { established: boolean };
+
+/**
+ * Whether a report counts toward hiding: a moderator's, or an established account's. Accounts made
+ * on the spot (or kept unused) could otherwise hide anything three at a time; their reports still
+ * reach the moderators' queue.
+ */
+export function countsTowardHide(role: Role, standing: ReporterStanding): boolean {
+  return role === 'moderator' || standing.established;
+}
 
 function contentEvent(target: ModerationTarget, facts: NonNullable<ContentFacts>) {
   return {
@@ -111,6 +133,7 @@ export function decideReport(
   command: FileReport,
   state: ModerationState,
   facts: ContentFacts,
+  standing: ReporterStanding,
   reportId: number,
 ): ModerationEvent[] {
   const { target, userId } = command;
@@ -123,6 +146,8 @@ export function decideReport(
   if (state.reporters.has(userId)) {
     throw new Conflict(`You have already reported this ${target.type}`, 'already_reported');
   }
+  // Decided now and recorded in the event: replay and later reports read it, never the clock.
+  const counts = countsTowardHide(command.role, standing);
   const events: ModerationEvent[] = [
     {
       type: 'ContentReported',
@@ -133,11 +158,11 @@ export function decideReport(
         user_id: userId,
         reason: command.reason,
         comment: command.comment,
+        counts_toward_hide: counts,
       },
     },
   ];
-  const open = state.openReporters.size + 1;
-  if (!state.hidden && open >= command.threshold) {
+  if (counts && !state.hidden && state.openCounted.size + 1 >= command.threshold) {
     events.push({ type: 'ContentHidden', data: { ...contentEvent(target, facts), by: 'reports' } });
   }
   return events;

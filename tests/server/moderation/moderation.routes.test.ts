@@ -9,6 +9,7 @@ import { createTestApp, type TestApp } from '../../helpers/app.ts';
 import type { Json } from '../../helpers/json.ts';
 import { buildWorld, person, request, type Person, type World } from '../../helpers/world.ts';
 import { connectStream, listenOnLoopback } from '../live/stream-client.ts';
+import { establish } from './standing.ts';
 
 let t: TestApp;
 let creator: Person;
@@ -27,6 +28,8 @@ beforeAll(async () => {
   reporters = await Promise.all(['ann', 'bob', 'cy', 'dee'].map((name) => person(t, name)));
   await setRole(t.services, moderator.username, 'moderator');
   world = await buildWorld(t, { creator, uploader, reviewer });
+  // Their reports count toward hiding (reporters.routes.test.ts covers those that do not).
+  for (const who of reporters) await establish(t, who, world.catId);
   await t.settle();
 });
 

@@ -27,7 +27,15 @@ function fold(events: ModerationEvent[]): ModerationState {
   return events.reduce(evolveModeration, INITIAL_STATE);
 }
 
-function report(userId: number, state: ModerationState, threshold = THRESHOLD): ModerationEvent[] {
+const established = { established: true };
+const newcomer = { established: false };
+
+function report(
+  userId: number,
+  state: ModerationState,
+  threshold = THRESHOLD,
+  standing = established,
+): ModerationEvent[] {
   const command = {
     userId,
     role: 'member' as const,
@@ -36,7 +44,15 @@ function report(userId: number, state: ModerationState, threshold = THRESHOLD): 
     comment: '',
     threshold,
   };
-  return decideReport(command, state, facts, 100 + userId);
+  return decideReport(command, state, facts, standing, 100 + userId);
+}
+
+/** The state after each of these reports, one after the other. */
+function fileAll(state: ModerationState, ...reports: [number, typeof established][]): ModerationState {
+  return reports.reduce(
+    (s, [user, standing]) => report(user, s, THRESHOLD, standing).reduce(evolveModeration, s),
+    state,
+  );
 }
 
 /** The state after each of these people reported the review, one after the other. */
@@ -60,7 +76,7 @@ describe('reports', () => {
       comment: 'Rude',
       threshold: 3,
     };
-    expect(decideReport(command, INITIAL_STATE, facts, 55)).toEqual([
+    expect(decideReport(command, INITIAL_STATE, facts, established, 55)).toEqual([
       {
         type: 'ContentReported',
         data: {
@@ -70,6 +86,7 @@ describe('reports', () => {
           user_id: 2,
           reason: 'offensive',
           comment: 'Rude',
+          counts_toward_hide: true,
         },
       },
     ]);
@@ -113,7 +130,7 @@ describe('reports', () => {
       comment: '',
       threshold: 3,
     };
-    expect(() => decideReport(command, INITIAL_STATE, null, 1)).toThrow(NotFound);
+    expect(() => decideReport(command, INITIAL_STATE, null, established, 1)).toThrow(NotFound);
   });
 
   it('answers 404 for content hidden from the reporter, itself or through what it hangs off', () => {
@@ -129,15 +146,65 @@ describe('reports', () => {
     const hiddenItself = { ...facts!, hidden: true };
     const hiddenParent = { ...facts!, parentRow: { hidden: true, created_by: 5 } };
     for (const hidden of [hiddenItself, hiddenParent]) {
-      expect(() => decideReport(command, INITIAL_STATE, hidden, 1)).toThrow(missing);
+      expect(() => decideReport(command, INITIAL_STATE, hidden, established, 1)).toThrow(missing);
       // Moderators see hidden content, and may report it.
-      const byModerator = decideReport({ ...command, role: 'moderator' }, INITIAL_STATE, hidden, 1);
+      const byModerator = decideReport(
+        { ...command, role: 'moderator' },
+        INITIAL_STATE,
+        hidden,
+        established,
+        1,
+      );
       expect(types(byModerator)).toEqual(['ContentReported']);
     }
     // The creator of the hidden cat sees it, and so its reviews.
-    expect(types(decideReport({ ...command, userId: 5 }, INITIAL_STATE, hiddenParent, 1))).toEqual([
-      'ContentReported',
-    ]);
+    expect(
+      types(decideReport({ ...command, userId: 5 }, INITIAL_STATE, hiddenParent, established, 1)),
+    ).toEqual(['ContentReported']);
+  });
+});
+
+describe('whose reports count toward hiding', () => {
+  it('records whether a report counts: an established account’s or a moderator’s, not a newcomer’s', () => {
+    const counts = (events: ModerationEvent[]) =>
+      events[0]!.type === 'ContentReported' && events[0]!.data.counts_toward_hide;
+    expect(counts(report(2, INITIAL_STATE, THRESHOLD, established))).toBe(true);
+    expect(counts(report(2, INITIAL_STATE, THRESHOLD, newcomer))).toBe(false);
+    const command = {
+      userId: 2,
+      role: 'moderator' as const,
+      target: review,
+      reason: 'spam' as const,
+      comment: '',
+      threshold: 3,
+    };
+    expect(counts(decideReport(command, INITIAL_STATE, facts, newcomer, 1))).toBe(true);
+  });
+
+  it('never hides on newcomers’ reports, however many; they stay open for the moderators', () => {
+    const state = fileAll(INITIAL_STATE, [2, newcomer], [3, newcomer], [4, newcomer], [6, newcomer]);
+    expect(state).toMatchObject({ hidden: false });
+    expect(state.openReporters.size).toBe(4);
+    expect(state.openCounted.size).toBe(0);
+    // Two established reports with them are still two: not enough.
+    const withTwo = fileAll(state, [7, established], [8, established]);
+    expect(withTwo.hidden).toBe(false);
+    expect(report(10, withTwo, THRESHOLD, newcomer)).toHaveLength(1);
+    // The third established one hides it.
+    expect(types(report(9, withTwo))).toEqual(['ContentReported', 'ContentHidden']);
+  });
+
+  it('folds what the event recorded, so a replay gives the same state whatever the clock', () => {
+    const events = [
+      ...report(2, INITIAL_STATE, THRESHOLD, newcomer),
+      ...report(3, INITIAL_STATE, THRESHOLD, established),
+    ];
+    const folded = fold(events);
+    expect([...folded.openCounted]).toEqual([3]);
+    expect([...folded.openReporters].sort()).toEqual([2, 3]);
+    // A decision closes both.
+    const decided = act('dismiss', folded).reduce(evolveModeration, folded);
+    expect(decided.openCounted.size + decided.openReporters.size).toBe(0);
   });
 });
 
