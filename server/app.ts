@@ -9,6 +9,7 @@ import fastifyStatic from '@fastify/static';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import authPlugin from './plugins/auth.ts';
 import { sessionStateOf } from './accounts/users.ts';
+import { answerClientError } from './http/client-errors.ts';
 import { frameworkErrors, registerErrorHandling } from './http/error-handler.ts';
 import { validatorCompiler } from './http/validation.ts';
 import { apiRoutes } from './routes.ts';
@@ -53,6 +54,8 @@ function trustProxyOption(
  * A client gets REQUEST_TIMEOUT_MS to send a whole request, so a slow-loris (headers or a body
  * trickled a byte at a time) cannot hold a socket. Node checks its connections for that only every
  * `connectionsCheckingInterval` (30 s by default), so the check runs often enough to keep the bound.
+ * A photo upload's body is bounded by its pace instead (UPLOAD_MIN_BYTES_PER_SECOND and
+ * UPLOAD_MAX_SECONDS, photos/upload.ts); answerClientError lets it through this one.
  */
 function requestTimeouts(requestTimeoutMs: number) {
   if (requestTimeoutMs <= 0) return {};
@@ -79,6 +82,7 @@ export async function buildApp(services: Services, options: AppOptions = {}) {
     trustProxy: trustProxyOption(config.trustProxy),
     forceCloseConnections: 'idle',
     frameworkErrors,
+    clientErrorHandler: answerClientError,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.decorate('services', services);

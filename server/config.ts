@@ -101,6 +101,11 @@ export type Config = {
   reports: { minAccountAgeHours: number; perDay: number };
   /** Photo uploads one user may make per minute and per day (server/photos/quota.ts); 0: no limit. */
   uploads: { perMinute: number; perDay: number };
+  /**
+   * How slowly a photo upload's body may arrive (server/photos/upload.ts), in place of
+   * REQUEST_TIMEOUT_MS: at least `minBytesPerSecond` over every `windowMs`, all within `maxMs`.
+   */
+  uploadPace: UploadPace;
   /** Postgres cancels an api statement running longer than this (the request gets 503); 0: no limit. */
   statementTimeoutMs: number;
   /** Longest time a client may take to send a whole request (headers and body); 0: no limit. */
@@ -108,6 +113,8 @@ export type Config = {
   login: LoginLimits;
   live: LiveSettings;
 };
+
+export type UploadPace = { minBytesPerSecond: number; windowMs: number; maxMs: number };
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -307,6 +314,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           : positiveInt('REPORTER_MIN_ACCOUNT_AGE_HOURS', env.REPORTER_MIN_ACCOUNT_AGE_HOURS, 72, problems),
       perDay:
         env.REPORTS_PER_DAY === '0' ? 0 : positiveInt('REPORTS_PER_DAY', env.REPORTS_PER_DAY, 20, problems),
+    },
+    uploadPace: {
+      minBytesPerSecond: positiveInt(
+        'UPLOAD_MIN_BYTES_PER_SECOND',
+        env.UPLOAD_MIN_BYTES_PER_SECOND,
+        4096,
+        problems,
+      ),
+      windowMs:
+        positiveInt('UPLOAD_RATE_WINDOW_SECONDS', env.UPLOAD_RATE_WINDOW_SECONDS, 15, problems) * 1000,
+      maxMs: positiveInt('UPLOAD_MAX_SECONDS', env.UPLOAD_MAX_SECONDS, 300, problems) * 1000,
     },
     uploads: {
       perMinute:

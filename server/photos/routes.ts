@@ -88,7 +88,7 @@ const photosRoutes: FastifyPluginAsync = async (fastify) => {
     await requireShownTarget(db, target, user);
     // A retry with an Idempotency-Key may be answered from its first result whatever the quota.
     if (request.headers['idempotency-key'] === undefined) await checkUploadQuota(db, config.uploads, user.id);
-    const received = await receivePhotoUpload(request, config.uploadDir);
+    const received = await receivePhotoUpload(request, config.uploadDir, config.uploadPace);
     // Gone already when it was moved into originals/; otherwise (an error, a replay) not needed.
     beforeReply.set(request, () => removeQuietly(received.tempPath, logger));
     const kept: { original?: string } = {};

@@ -1,5 +1,6 @@
 // Receives a photo upload: streams the file part to a temporary file under UPLOAD_DIR with a hard
-// size limit, decides its type from its bytes, and reads the optional caption and is_primary.
+// size limit and a bound on how slowly it may arrive, decides its type from its bytes, and reads
+// the optional caption and is_primary.
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -12,7 +13,9 @@ import {
   lengthProblem,
   tooManyCodePoints,
 } from '../../contract/text-limits.ts';
+import type { UploadPace } from '../config.ts';
 import { AppError, Invalid, PayloadTooLarge, UnsupportedMediaType } from '../errors.ts';
+import { exemptFromRequestTimeout } from '../http/client-errors.ts';
 import { cleanFreeText } from '../http/text.ts';
 import { incomingDir, removeQuietly } from './files.ts';
 import { detectImageType, SIGNATURE_BYTES, type ImageType } from './image-type.ts';
@@ -52,9 +55,14 @@ export function isMultipartRequest(request: FastifyRequest): boolean {
   return typeof type === 'string' && /^multipart\/form-data\s*(;|$)/i.test(type);
 }
 
-export async function receivePhotoUpload(request: FastifyRequest, uploadDir: string): Promise<ReceivedPhoto> {
+export async function receivePhotoUpload(
+  request: FastifyRequest,
+  uploadDir: string,
+  pace: UploadPace,
+): Promise<ReceivedPhoto> {
   const fields: Partial<Record<(typeof FIELDS)[number], string>> = {};
   let saved: SavedFile | null = null;
+  const watch = watchPace(request, pace);
   try {
     for await (const part of request.parts({ limits: MULTIPART_LIMITS })) {
       if (part.type === 'file') {
@@ -79,8 +87,82 @@ export async function receivePhotoUpload(request: FastifyRequest, uploadDir: str
     return { ...saved, caption: captionOf(fields.caption), makePrimary: isPrimaryOf(fields.is_primary) };
   } catch (error) {
     if (saved) await removeQuietly(saved.tempPath, request.log);
-    throw uploadError(error);
+    throw uploadError(watch.cut ?? error);
+  } finally {
+    watch.stop();
   }
+}
+
+/**
+ * 408, not 400: the request is not wrong, it did not arrive in time, and a client may well succeed
+ * sending it again on a better connection; it is the status Node answers a slow request with, and
+ * tells a client it may retry. The connection is closed, as what is left of the body is not wanted.
+ */
+function uploadTooSlow(message: string): AppError {
+  return new AppError(408, 'upload_too_slow', message, undefined, { connection: 'close' });
+}
+
+function inWords(ms: number): string {
+  const seconds = Math.round(ms / 1000);
+  return seconds >= 120 && seconds % 60 === 0 ? `${seconds / 60} minutes` : `${seconds} seconds`;
+}
+
+/**
+ * Bounds how slowly the body may arrive while it is received, in place of REQUEST_TIMEOUT_MS (30 s
+ * would ask 1.4 Mbit/s of a 5 MB photo): at least `pace.minBytesPerSecond` over every
+ * `pace.windowMs`, and the whole within `pace.maxMs`. Progress is the socket's bytes read, so any
+ * part of the body counts. A body found too slow is stopped as the multipart parser stops one that
+ * fails (its request's 'error'), so the file being written is removed and nothing is recorded.
+ */
+function watchPace(request: FastifyRequest, pace: UploadPace) {
+  const socket = request.raw.socket;
+  const release = exemptFromRequestTimeout(socket);
+  const started = Date.now();
+  // The oldest kept sample is the last one at or before the window's start.
+  let samples = [{ at: started, bytes: socket.bytesRead }];
+  const state: { cut: AppError | null; stop(): void } = {
+    cut: null,
+    stop() {
+      clearInterval(timer);
+      // After a cut, the 408 is still to be written: Node must not answer the request first.
+      if (state.cut) socket.once('close', release);
+      else release();
+    },
+  };
+  const cut = (message: string) => {
+    state.cut = uploadTooSlow(message);
+    clearInterval(timer);
+    if (request.raw.listenerCount('error') > 0) request.raw.emit('error', state.cut);
+    else socket.destroy(state.cut);
+  };
+  const timer = setInterval(
+    () => {
+      const now = Date.now();
+      const bytes = socket.bytesRead;
+      if (now - started >= pace.maxMs) {
+        cut(`The upload took longer than ${inWords(pace.maxMs)}. Please try again on a faster connection.`);
+        return;
+      }
+      // Paused by this side (the file is written out slower than it arrives): not the client's doing.
+      if (request.raw.readableFlowing === false) {
+        samples = [{ at: now, bytes }];
+        return;
+      }
+      samples.push({ at: now, bytes });
+      while (samples.length > 1 && samples[1]!.at <= now - pace.windowMs) samples.shift();
+      const since = samples[0]!;
+      const elapsed = now - since.at;
+      if (elapsed >= pace.windowMs && (bytes - since.bytes) * 1000 < pace.minBytesPerSecond * elapsed) {
+        const rate = Math.round(pace.minBytesPerSecond / 102.4) / 10;
+        cut(
+          `The upload was too slow (less than ${rate} KB a second over ${inWords(pace.windowMs)}). ` +
+            'Please try again on a faster connection.',
+        );
+      }
+    },
+    Math.max(50, Math.min(1000, Math.floor(pace.windowMs / 4))),
+  );
+  return state;
 }
 
 /** Streams one file part to disk; removes it again if it is too large or not an image. */
