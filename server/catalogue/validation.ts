@@ -1,15 +1,19 @@
 // The checks of the catalogue's request bodies (contract/catalogue.ts) that JSON Schema cannot
 // express: blank text, NUL characters, coordinates given as a pair, the If-Match version. Text is
-// normalized (server/http/text.ts), trimmed and otherwise stored as given.
+// normalized (server/http/text.ts; one-line fields without line breaks), trimmed and otherwise
+// stored as given.
 import type { NewCatBody } from '../../contract/catalogue.ts';
 import { isStorable } from '../http/schemas.ts';
-import { hasVisibleText, normalizeText } from '../http/text.ts';
+import { hasVisibleText, normalizeLine, normalizeText } from '../http/text.ts';
 import { Invalid } from '../errors.ts';
 import type { CatFields } from '../events/types.ts';
 
 export type Coordinates = { latitude: number; longitude: number };
 
 const REQUIRED_TEXT = new Set(['name', 'bodega_name', 'address']);
+
+/** The one field of several lines; every other text is one line. */
+const MULTILINE_TEXT = new Set(['description']);
 
 /**
  * Normalizes and trims every text field and reports, in one 400, required fields that show nothing
@@ -26,7 +30,7 @@ export function cleanText<T extends object>(body: T): T {
       details[field] = 'contains characters that are not allowed';
       continue;
     }
-    const text = normalizeText(value).trim();
+    const text = (MULTILINE_TEXT.has(field) ? normalizeText(value) : normalizeLine(value)).trim();
     const visible = hasVisibleText(text);
     if (REQUIRED_TEXT.has(field) && !visible) details[field] = 'must not be blank';
     out[field] = visible ? text : '';

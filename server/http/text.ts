@@ -22,12 +22,30 @@ const VISIBLE = /[^\p{White_Space}\p{Default_Ignorable_Code_Point}\p{Cc}\p{Cf}\p
 // one ("letters, digits...") would leave a person looking at a name that seems to have none.
 const INVISIBLE = /[\p{Default_Ignorable_Code_Point}\p{Cf}\u2800]/u;
 
+// Control characters a text of several lines keeps: tabs and line feeds (a carriage return, alone
+// or before a line feed, is read as one). Every other one (a bell, an escape that starts a terminal sequence,
+// a form feed, the C1 controls) does nothing a reader should see and is removed.
+// eslint-disable-next-line no-control-regex -- finding control characters is what it is for
+const STRAY_CONTROLS = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F]/g;
+
+// What breaks a line, or would in some viewer, once normalized: kept out of one-line text.
+const LINE_BREAKS = /[\n\t\u2028\u2029]+/g;
+
 /**
  * `text` in the form it is stored and compared in: composed (NFC, so "é" typed as e and an accent
- * is the same text as "é" typed as one), without direction controls.
+ * is the same text as "é" typed as one), without direction controls and stray control characters.
  */
 export function normalizeText(text: string): string {
-  return text.normalize('NFC').replace(BIDI_CONTROLS, '');
+  return text.normalize('NFC').replace(/\r\n?/g, '\n').replace(BIDI_CONTROLS, '').replace(STRAY_CONTROLS, '');
+}
+
+/**
+ * One-line text (a name, an address, a phone number) as it is stored: normalized, with every run of
+ * line breaks and tabs turned into one space, so a pasted name cannot span several lines of a list
+ * or a notification.
+ */
+export function normalizeLine(text: string): string {
+  return normalizeText(text).replace(LINE_BREAKS, ' ');
 }
 
 /** Whether `text` shows anything at all (one letter, digit, mark of punctuation or symbol). */

@@ -178,6 +178,29 @@ describe('direction controls', () => {
   });
 });
 
+describe('control characters', () => {
+  it('keeps one-line text on one line and drops controls no reader should see', async () => {
+    const res = await addCat({
+      name: 'Line\nbreak\r\nCat',
+      bodega_name: 'Tab\tShop\u2028here',
+      breed: 'Bell\u0007 and \u001b[31mescape',
+      description: 'First line\r\nsecond\tline\u0007\u009b',
+    });
+    expect(res.status).toBe(201);
+    expect(res.body.cat.name).toBe('Line break Cat');
+    expect(res.body.bodega.name).toBe('Tab Shop here');
+    const cat = await request(t, 'GET', `/api/cats/${res.body.cat.id}`);
+    expect(cat.body.cat.breed).toBe('Bell and [31mescape');
+    expect(cat.body.cat.description).toBe('First line\nsecond\tline');
+    const commented = await review(res.body.cat.id, 'Two\r\nlines\u001b[2J');
+    expect(commented.body.review.comment).toBe('Two\nlines[2J');
+  });
+
+  it('refuses a name made only of line breaks and controls', async () => {
+    expectRefused(await addCat({ name: '\n\r\t\u0007' }), 'name', 'must not be blank');
+  });
+});
+
 describe('one form of each text (NFC)', () => {
   it('stores a name typed with its accent apart as the composed name', async () => {
     const res = await addCat({ name: 'Cafe\u0301 Cat' });
