@@ -97,10 +97,14 @@ describe('WebSocket clients dropping at random during a stream of 5,000 events',
     pg = await startPostgres();
     // Resuming is what is under test, so every gap must be replayable rather than answered with
     // `reset` (which a real client meets by refetching): the replay bound covers the whole stream.
+    // Every client resumes from one address, hundreds of times: the per-address resume limit
+    // (tested in tests/server/live/resumes.test.ts) is raised out of the way.
     api = await startAppProcess('all', {
       DATABASE_URL: pg.url,
       REDIS_URL: '',
       LIVE_REPLAY_LIMIT: String(EVENTS * 2),
+      LIVE_RESUME_BURST: '10000',
+      LIVE_RESUMES_PER_MINUTE: '100000',
     });
     database = await openDatabase({ url: pg.url, poolSize: 4 });
   });
