@@ -6,6 +6,7 @@ import { useSession } from '../../client/src/features/auth/stores/session.ts';
 import { PhotoGallery } from '../../client/src/features/photos/components/PhotoGallery.tsx';
 import type { Photo } from '../../client/src/lib/catalogue.ts';
 import { scriptedFetch } from './helpers.ts';
+import { QueryProvider } from './query.tsx';
 
 const UPLOADER = 10;
 const CREATOR = 20;
@@ -32,7 +33,7 @@ function renderGallery(photos: Photo[], creatorId: number | null = CREATOR) {
   const onPrimary = vi.fn();
   const onDeleted = vi.fn();
   render(
-    <>
+    <QueryProvider>
       <PhotoGallery
         photos={photos}
         targetType="cat"
@@ -43,7 +44,7 @@ function renderGallery(photos: Photo[], creatorId: number | null = CREATOR) {
         onDeleted={onDeleted}
       />
       <Toaster />
-    </>,
+    </QueryProvider>,
   );
   return { onPrimary, onDeleted };
 }

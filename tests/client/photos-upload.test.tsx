@@ -10,6 +10,7 @@ import {
   photoFileProblem,
 } from '../../client/src/features/photos/validation.ts';
 import { scriptedFetch } from './helpers.ts';
+import { QueryProvider } from './query.tsx';
 
 const fileOf = (name: string, type: string, size = 10) => new File([new Uint8Array(size)], name, { type });
 
@@ -70,10 +71,10 @@ describe('the photo checks made before sending', () => {
 function renderForm() {
   const onUploaded = vi.fn();
   render(
-    <>
+    <QueryProvider>
       <PhotoUploadForm targetType="cat" targetId={3} onUploaded={onUploaded} />
       <Toaster />
-    </>,
+    </QueryProvider>,
   );
   const input = screen.getByLabelText('Photo') as HTMLInputElement;
   const submit = () => screen.getByRole('button', { name: /Upload Photo|Uploading/ }) as HTMLButtonElement;

@@ -1,3 +1,3 @@
 // What the other features use of the photos: a page's list of them, and its 'Photos' card.
 export { PhotosSection } from './components/PhotosSection.tsx';
-export { usePhotoList, type PhotoList } from './hooks/use-photo-list.ts';
+export { photoListOf, type PhotoList } from './photo-list.ts';

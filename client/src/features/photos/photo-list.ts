@@ -40,6 +40,16 @@ export function primaryPhotoOf(photos: readonly Photo[]): Photo | null {
   return photos.find((p) => p.is_primary && p.status === 'ready' && p.url) ?? null;
 }
 
+/**
+ * A page's photos as its cached item holds them (the live stream and the page's own uploads,
+ * primary choices and deletions change them there, api/cache.ts), and the one it leads with.
+ */
+export type PhotoList = { photos: readonly Photo[]; primary: Photo | null };
+
+export function photoListOf(photos: readonly Photo[]): PhotoList {
+  return { photos, primary: primaryPhotoOf(photos) };
+}
+
 /** Who is looking: the signed-in user (with their role), or nobody. */
 type Viewer = { id: number; role?: 'member' | 'moderator' } | null | undefined;
 

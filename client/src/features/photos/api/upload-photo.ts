@@ -1,5 +1,7 @@
+import { mutationOptions, useMutation } from '@tanstack/react-query';
 import { api } from '../../../lib/api.ts';
 import { targetPath, type Photo, type TargetType } from '../../../lib/catalogue.ts';
+import { photoAdded } from './cache.ts';
 
 export type PhotoUpload = { file: File; caption: string };
 
@@ -12,4 +14,15 @@ export async function uploadPhoto(type: TargetType, targetId: number, upload: Ph
     form,
   );
   return photo;
+}
+
+/** Uploads a photo; it joins the item's cached page (still processing) once the server has it. */
+export const uploadPhotoMutation = mutationOptions({
+  mutationFn: ({ type, targetId, upload }: { type: TargetType; targetId: number; upload: PhotoUpload }) =>
+    uploadPhoto(type, targetId, upload),
+  onSuccess: (photo, { type, targetId }, _context, { client }) => photoAdded(client, type, targetId, photo),
+});
+
+export function useUploadPhotoMutation() {
+  return useMutation(uploadPhotoMutation);
 }

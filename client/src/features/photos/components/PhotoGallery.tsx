@@ -10,8 +10,8 @@ import { ToolIcon } from '../../../components/ToolIcon.tsx';
 import { errorMessage } from '../../../lib/api.ts';
 import type { Photo, TargetType } from '../../../lib/catalogue.ts';
 import { useSession } from '../../auth/index.ts';
-import { deletePhoto } from '../api/delete-photo.ts';
-import { setPrimaryPhoto } from '../api/set-primary-photo.ts';
+import { useDeletePhotoMutation } from '../api/delete-photo.ts';
+import { useSetPrimaryPhotoMutation } from '../api/set-primary-photo.ts';
 import { canChoosePrimary, canDeletePhoto } from '../photo-list.ts';
 import { PhotoViewer } from './PhotoViewer.tsx';
 
@@ -23,8 +23,10 @@ type PhotoGalleryProps = {
   targetId: number;
   itemName: string;
   creatorId: number | null;
-  onPrimary(photoId: number): void;
-  onDeleted(photoId: number): void;
+  /** Told once a photo became primary (the mutation has changed the cached page already). */
+  onPrimary?(photoId: number): void;
+  /** Told once a photo was deleted (likewise). */
+  onDeleted?(photoId: number): void;
   photoAction?: (photo: Photo) => ReactNode;
 };
 
@@ -86,31 +88,30 @@ type PhotoActionsProps = Omit<PhotoGalleryProps, 'photos' | 'itemName' | 'photoA
 };
 
 function PhotoActions({ photo, allowed, targetType, targetId, onPrimary, onDeleted }: PhotoActionsProps) {
-  const [busy, setBusy] = useState<'primary' | 'delete' | null>(null);
+  const choosePrimary = useSetPrimaryPhotoMutation();
+  const removal = useDeletePhotoMutation();
+  const ref = { type: targetType, targetId, photoId: photo.id };
+  // A deleted photo's tile keeps its busy Delete until the page drops it.
+  const busy = choosePrimary.isPending ? 'primary' : removal.isPending || removal.isSuccess ? 'delete' : null;
 
   async function makePrimary() {
-    setBusy('primary');
     try {
-      await setPrimaryPhoto(targetType, targetId, photo.id);
-      onPrimary(photo.id);
+      await choosePrimary.mutateAsync(ref);
+      onPrimary?.(photo.id);
       toast.success('Primary photo updated');
     } catch (error) {
       toast.error(errorMessage(error, 'Failed to update primary photo'));
-    } finally {
-      setBusy(null);
     }
   }
 
   async function remove() {
     if (!window.confirm(DELETE_PHOTO_CONFIRMATION)) return;
-    setBusy('delete');
     try {
-      await deletePhoto(targetType, targetId, photo.id);
-      onDeleted(photo.id);
+      await removal.mutateAsync(ref);
+      onDeleted?.(photo.id);
       toast.success('Photo deleted successfully');
     } catch (error) {
       toast.error(errorMessage(error, 'Failed to delete photo'));
-      setBusy(null);
     }
   }
 

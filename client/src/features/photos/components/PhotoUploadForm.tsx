@@ -7,13 +7,14 @@ import { ToolIcon } from '../../../components/ToolIcon.tsx';
 import { errorMessage } from '../../../lib/api.ts';
 import { TEXT_LIMITS, type Photo, type TargetType } from '../../../lib/catalogue.ts';
 import { limitedChange } from '../../../lib/text-input.ts';
-import { uploadPhoto } from '../api/upload-photo.ts';
+import { useUploadPhotoMutation } from '../api/upload-photo.ts';
 import { PHOTO_ACCEPT, photoFileProblem } from '../validation.ts';
 
 type PhotoUploadFormProps = {
   targetType: TargetType;
   targetId: number;
-  onUploaded(photo: Photo): void;
+  /** Told once the photo is uploaded (the mutation has added it to the cached page already). */
+  onUploaded?(photo: Photo): void;
 };
 
 export function PhotoUploadForm({ targetType, targetId, onUploaded }: PhotoUploadFormProps) {
@@ -21,7 +22,8 @@ export function PhotoUploadForm({ targetType, targetId, onUploaded }: PhotoUploa
   const input = useRef<HTMLInputElement>(null);
   const [file, setFile] = useState<File | null>(null);
   const [caption, setCaption] = useState('');
-  const [busy, setBusy] = useState(false);
+  const upload = useUploadPhotoMutation();
+  const busy = upload.isPending;
 
   function clearFile() {
     setFile(null);
@@ -41,17 +43,14 @@ export function PhotoUploadForm({ targetType, targetId, onUploaded }: PhotoUploa
   async function submit(event: FormEvent) {
     event.preventDefault();
     if (!file || busy) return;
-    setBusy(true);
     try {
-      const photo = await uploadPhoto(targetType, targetId, { file, caption });
+      const photo = await upload.mutateAsync({ type: targetType, targetId, upload: { file, caption } });
       toast.success('Photo uploaded successfully!');
-      onUploaded(photo);
+      onUploaded?.(photo);
       clearFile();
       setCaption('');
     } catch (error) {
       toast.error(errorMessage(error, 'Failed to upload photo'));
-    } finally {
-      setBusy(false);
     }
   }
 

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import type { Photo, TargetType } from '../../../lib/catalogue.ts';
 import { useSession } from '../../auth/index.ts';
-import type { PhotoList } from '../hooks/use-photo-list.ts';
+import type { PhotoList } from '../photo-list.ts';
 import { PhotoGallery } from './PhotoGallery.tsx';
 import { PhotoUploadForm } from './PhotoUploadForm.tsx';
 
@@ -37,11 +37,9 @@ export function PhotosSection({
         targetId={targetId}
         itemName={itemName}
         creatorId={creatorId}
-        onPrimary={list.primarySet}
-        onDeleted={list.deleted}
         photoAction={photoAction}
       />
-      {signedIn && <PhotoUploadForm targetType={targetType} targetId={targetId} onUploaded={list.added} />}
+      {signedIn && <PhotoUploadForm targetType={targetType} targetId={targetId} />}
     </section>
   );
 }
