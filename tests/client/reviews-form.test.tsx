@@ -7,6 +7,7 @@ import { ReviewForm } from '../../client/src/features/reviews/components/ReviewF
 import { NO_REVIEWS, ReviewList } from '../../client/src/features/reviews/components/ReviewList.tsx';
 import type { Review } from '../../client/src/lib/catalogue.ts';
 import { scriptedFetch } from './helpers.ts';
+import { QueryProvider } from './query.tsx';
 
 const alice = { id: 7, username: 'alice' };
 const posted: Review = {
@@ -23,10 +24,10 @@ function renderForm(props: Partial<Parameters<typeof ReviewForm>[0]> = {}) {
   const onSubmitted = vi.fn();
   const onCancel = vi.fn();
   render(
-    <>
+    <QueryProvider>
       <ReviewForm targetType="cat" targetId={12} onSubmitted={onSubmitted} onCancel={onCancel} {...props} />
       <Toaster />
-    </>,
+    </QueryProvider>,
   );
   return { onSubmitted, onCancel };
 }

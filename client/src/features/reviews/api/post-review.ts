@@ -1,5 +1,7 @@
+import { mutationOptions, useMutation } from '@tanstack/react-query';
 import { api } from '../../../lib/api.ts';
 import type { Review, TargetType } from '../../../lib/catalogue.ts';
+import { addReview } from './cache.ts';
 
 export type NewReview = { rating: number; comment: string };
 
@@ -7,4 +9,15 @@ export async function postReview(type: TargetType, targetId: number, review: New
   const target = type === 'cat' ? { cat_id: targetId } : { bodega_id: targetId };
   const body = await api.post<{ review: Review }>('/api/reviews', { ...target, ...review });
   return body.review;
+}
+
+/** Posts a review; it joins its target's cached list at once, as the server answered it. */
+export const postReviewMutation = mutationOptions({
+  mutationFn: ({ type, targetId, review }: { type: TargetType; targetId: number; review: NewReview }) =>
+    postReview(type, targetId, review),
+  onSuccess: (review, { type, targetId }, _context, { client }) => addReview(client, type, targetId, review),
+});
+
+export function usePostReviewMutation() {
+  return useMutation(postReviewMutation);
 }

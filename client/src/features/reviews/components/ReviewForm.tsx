@@ -5,7 +5,7 @@ import { errorMessage } from '../../../lib/api.ts';
 import { TEXT_LIMITS, type Review, type TargetType } from '../../../lib/catalogue.ts';
 import { limitedChange } from '../../../lib/text-input.ts';
 import { useSession } from '../../auth/index.ts';
-import { postReview } from '../api/post-review.ts';
+import { usePostReviewMutation } from '../api/post-review.ts';
 import { StarPicker } from './StarPicker.tsx';
 
 export const DEFAULT_RATING = 5;
@@ -13,6 +13,7 @@ export const DEFAULT_RATING = 5;
 type ReviewFormProps = {
   targetType: TargetType;
   targetId: number;
+  /** Told once the review is posted (the mutation has added it to the cached list already). */
   onSubmitted(review: Review): void;
   onCancel(): void;
 };
@@ -22,7 +23,8 @@ export function ReviewForm({ targetType, targetId, onSubmitted, onCancel }: Revi
   const user = useSession((s) => s.user);
   const [rating, setRating] = useState(DEFAULT_RATING);
   const [comment, setComment] = useState('');
-  const [busy, setBusy] = useState(false);
+  const post = usePostReviewMutation();
+  const busy = post.isPending;
 
   function reset() {
     setRating(DEFAULT_RATING);
@@ -36,16 +38,17 @@ export function ReviewForm({ targetType, targetId, onSubmitted, onCancel }: Revi
       toast.error('Please log in to leave a review');
       return;
     }
-    setBusy(true);
     try {
-      const review = await postReview(targetType, targetId, { rating, comment: comment.trim() });
+      const review = await post.mutateAsync({
+        type: targetType,
+        targetId,
+        review: { rating, comment: comment.trim() },
+      });
       toast.success('Review submitted successfully');
       reset();
       onSubmitted(review);
     } catch (error) {
       toast.error(errorMessage(error, 'Failed to submit review'));
-    } finally {
-      setBusy(false);
     }
   }
 

@@ -1,10 +1,8 @@
 // The reviews of a cat or shop: the list (newest first, kept current by the live stream), and for
 // signed-in visitors the 'Write Review' button that opens the form.
-import { useQueryClient } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import type { Review, TargetType } from '../../../lib/catalogue.ts';
 import { useSession } from '../../auth/index.ts';
-import { addReview } from '../api/cache.ts';
 import { useReviews } from '../api/get-reviews.ts';
 import { ReviewForm } from './ReviewForm.tsx';
 import { ReviewList } from './ReviewList.tsx';
@@ -20,13 +18,7 @@ type ReviewsSectionProps = {
 export function ReviewsSection({ targetType, targetId, reviewAction }: ReviewsSectionProps) {
   const user = useSession((s) => s.user);
   const [writing, setWriting] = useState(false);
-  const client = useQueryClient();
   const { reviews, hasMore, loadingMore, loadMore } = useReviews(targetType, targetId);
-
-  function submitted(review: Review) {
-    setWriting(false);
-    addReview(client, targetType, targetId, review);
-  }
 
   return (
     <section className="card reviews" aria-labelledby={`reviews-${targetType}-${targetId}`}>
@@ -44,7 +36,7 @@ export function ReviewsSection({ targetType, targetId, reviewAction }: ReviewsSe
         <ReviewForm
           targetType={targetType}
           targetId={targetId}
-          onSubmitted={submitted}
+          onSubmitted={() => setWriting(false)}
           onCancel={() => setWriting(false)}
         />
       )}
