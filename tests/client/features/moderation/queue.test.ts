@@ -1,7 +1,7 @@
 // The queue's pure parts: reasons in the product's words, most given first, and a decision's answer
 // replacing its item in the page on screen, and how a fresh read of the queue meets the page shown.
 import { describe, expect, it } from 'vitest';
-import { withQueueItem } from '../../../../client/src/features/moderation/queue-cache.ts';
+import { withQueueItem } from '../../../../client/src/features/moderation/api/cache.ts';
 import { reasonCounts, type QueueItem } from '../../../../client/src/features/moderation/reasons.ts';
 import {
   adoptsQuietly,

@@ -7,15 +7,16 @@ import { Toaster } from '../../../../client/src/components/Toaster.tsx';
 import { useSession } from '../../../../client/src/features/auth/stores/session.ts';
 import { ReportButton } from '../../../../client/src/features/moderation/components/ReportButton.tsx';
 import { scriptedFetch, type Reply } from '../../helpers.ts';
+import { QueryProvider } from '../../query.tsx';
 
 const alice = { id: 7, username: 'alice' };
 
 function renderButton(ownerId: number | null = 3) {
   render(
-    <>
+    <QueryProvider>
       <ReportButton type="review" id={31} ownerId={ownerId} label="review by bob" />
       <Toaster />
-    </>,
+    </QueryProvider>,
   );
 }
 

@@ -1,3 +1,4 @@
+import { mutationOptions, useMutation } from '@tanstack/react-query';
 import type {
   DecisionResponse,
   ModerationAction,
@@ -5,6 +6,9 @@ import type {
   QueueItem,
 } from '../../../../../contract/moderation.ts';
 import { api } from '../../../lib/api.ts';
+import { queueItemDecided } from './cache.ts';
+
+export type Decision = { type: ModerationTargetType; id: number; action: ModerationAction; note: string };
 
 /** A moderator's hide, restore or dismiss; answers the item as it now stands. */
 export async function decide(
@@ -18,4 +22,14 @@ export async function decide(
     ...(note ? { note } : {}),
   });
   return body.item;
+}
+
+/** Decides on a reported item; the cached queue shows the item as the server answered it. */
+export const decideMutation = mutationOptions({
+  mutationFn: ({ type, id, action, note }: Decision) => decide(type, id, action, note),
+  onSuccess: (item, _decision, _context, { client }) => queueItemDecided(client, item),
+});
+
+export function useDecideMutation() {
+  return useMutation(decideMutation);
 }

@@ -1,3 +1,4 @@
+import { mutationOptions, useMutation } from '@tanstack/react-query';
 import type { NewReport, Report } from '../../../../../contract/moderation.ts';
 import { api } from '../../../lib/api.ts';
 
@@ -5,4 +6,11 @@ import { api } from '../../../lib/api.ts';
 export async function reportContent(report: NewReport): Promise<Report> {
   const body = await api.post<{ report: Report }>('/api/reports', report);
   return body.report;
+}
+
+/** Files a report. No cached read changes: reports are the moderators' to see (their queue reads them). */
+export const reportContentMutation = mutationOptions({ mutationFn: reportContent });
+
+export function useReportContentMutation() {
+  return useMutation(reportContentMutation);
 }

@@ -8,7 +8,7 @@ import type { ModerationAction } from '../../../../../contract/moderation.ts';
 import { formatLongDate } from '../../../lib/format.ts';
 import { TEXT_LIMITS } from '../../../lib/catalogue.ts';
 import { limitedChange } from '../../../lib/text-input.ts';
-import { decide } from '../api/decide.ts';
+import { useDecideMutation } from '../api/decide.ts';
 import { KIND_LABELS, reasonCounts, type QueueItem } from '../reasons.ts';
 
 const DONE: Record<ModerationAction, string> = {
@@ -21,7 +21,6 @@ type QueueItemCardProps = {
   item: QueueItem;
   /** Open items have reports to dismiss; resolved ones do not. */
   open: boolean;
-  onDecided(item: QueueItem): void;
 };
 
 function when(iso: string | null): string {
@@ -29,26 +28,24 @@ function when(iso: string | null): string {
   return `${formatLongDate(iso)}, ${new Date(iso).toISOString().slice(11, 16)} UTC`;
 }
 
-export function QueueItemCard({ item, open, onDecided }: QueueItemCardProps) {
+export function QueueItemCard({ item, open }: QueueItemCardProps) {
   const id = useId();
   const [note, setNote] = useState('');
-  const [busy, setBusy] = useState<ModerationAction | null>(null);
+  const decision = useDecideMutation();
+  // The decision on its way, if any (the cached queue shows its answer, api/cache.ts).
+  const busy = decision.isPending ? decision.variables.action : null;
   const [outcome, setOutcome] = useState<{ ok: boolean; text: string } | null>(null);
   const kind = KIND_LABELS[item.target_type];
   const titleId = `${id}-title`;
 
   async function act(action: ModerationAction) {
-    setBusy(action);
     setOutcome(null);
     try {
-      const updated = await decide(item.target_type, item.target_id, action, note.trim());
+      await decision.mutateAsync({ type: item.target_type, id: item.target_id, action, note: note.trim() });
       setNote('');
       setOutcome({ ok: true, text: DONE[action] });
-      onDecided(updated);
     } catch (error) {
       setOutcome({ ok: false, text: errorMessage(error, `Failed to ${action} this ${kind.toLowerCase()}`) });
-    } finally {
-      setBusy(null);
     }
   }
 

@@ -3,7 +3,7 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { TEXT_LIMITS } from '../../../lib/catalogue.ts';
 import { characterCount, limitedChange } from '../../../lib/text-input.ts';
-import { reportContent } from '../api/report-content.ts';
+import { useReportContentMutation } from '../api/report-content.ts';
 import {
   REASON_LABELS,
   REASONS,
@@ -26,7 +26,8 @@ export function ReportDialog({ target, what, onClose }: ReportDialogProps) {
   const doneButton = useRef<HTMLButtonElement>(null);
   const [reason, setReason] = useState<ReportReason | null>(null);
   const [comment, setComment] = useState('');
-  const [state, setState] = useState<'editing' | 'sending' | 'sent'>('editing');
+  const report = useReportContentMutation();
+  const state = report.isSuccess ? 'sent' : report.isPending ? 'sending' : 'editing';
   const [error, setError] = useState<string | null>(null);
 
   useEffect(() => {
@@ -51,20 +52,17 @@ export function ReportDialog({ target, what, onClose }: ReportDialogProps) {
       setError('Choose a reason.');
       return;
     }
-    setState('sending');
     setError(null);
     try {
       const text = comment.trim();
-      await reportContent({
+      await report.mutateAsync({
         target_type: target.type,
         target_id: target.id,
         reason,
         ...(text ? { comment: text } : {}),
       });
-      setState('sent');
     } catch (failure) {
       setError(reportErrorMessage(failure));
-      setState('editing');
     }
   }
 

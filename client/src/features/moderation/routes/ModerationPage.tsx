@@ -1,17 +1,14 @@
 // /moderation — the moderators' queue: open reports (most reported first) or resolved ones, a page
 // at a time, each item with its content, reasons and the decisions. Members get "Moderators only".
-import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { PageMessage } from '../../../components/PageMessage.tsx';
 import { Spinner } from '../../../components/Spinner.tsx';
 import { Tabs } from '../../../components/Tabs.tsx';
 import { useDocumentTitle } from '../../../hooks/use-document-title.ts';
 import { ApiError, errorMessage } from '../../../lib/api.ts';
-import { queryKeys } from '../../../lib/query-keys.ts';
 import type { QueueResponse, QueueStatus } from '../../../../../contract/moderation.ts';
 import { useSession } from '../../auth/index.ts';
 import { QueueItemCard } from '../components/QueueItemCard.tsx';
-import { replaceQueueItem } from '../queue-cache.ts';
 import { useLiveQueue } from '../use-live-queue.ts';
 import '../moderation.css';
 
@@ -44,7 +41,6 @@ function ModeratorsOnly() {
 function ModerationQueue() {
   const [status, setStatus] = useState<QueueStatus>('open');
   const [page, setPage] = useState(1);
-  const client = useQueryClient();
   const { query, data, notice, showLatest } = useLiveQueue(status, page);
 
   function select(next: QueueStatus) {
@@ -93,7 +89,6 @@ function ModerationQueue() {
           <QueuePage
             data={data}
             open={status === 'open'}
-            onDecided={(item) => replaceQueueItem(client, queryKeys.moderationQueue(status, page), item)}
             onPage={setPage}
             empty={status === 'open' ? 'No open reports. All clear!' : 'Nothing resolved yet.'}
           />
@@ -106,12 +101,11 @@ function ModerationQueue() {
 type QueuePageProps = {
   data: QueueResponse;
   open: boolean;
-  onDecided: Parameters<typeof QueueItemCard>[0]['onDecided'];
   onPage(page: number): void;
   empty: string;
 };
 
-function QueuePage({ data, open, onDecided, onPage, empty }: QueuePageProps) {
+function QueuePage({ data, open, onPage, empty }: QueuePageProps) {
   const { items, pagination } = data;
   if (items.length === 0) return <p className="moderation__empty">{empty}</p>;
   return (
@@ -119,7 +113,7 @@ function QueuePage({ data, open, onDecided, onPage, empty }: QueuePageProps) {
       <ul className="moderation__list">
         {items.map((item) => (
           <li key={`${item.target_type}-${item.target_id}`}>
-            <QueueItemCard item={item} open={open} onDecided={onDecided} />
+            <QueueItemCard item={item} open={open} />
           </li>
         ))}
       </ul>
