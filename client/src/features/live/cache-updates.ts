@@ -1,6 +1,8 @@
 // How the live stream changes the cached server data: one function per kind of item, each
 // updating every cached read that shows it (a cat's or bodega's page, their cats, search results,
-// reviews). A screen shows the change because it reads the cache; nothing is applied twice.
+// reviews). Reviews and photos change through their features' own cache updates (their live.ts),
+// which their writes use too. A screen shows the change because it reads the cache; nothing is
+// applied twice.
 import type { InfiniteData, QueryClient } from '@tanstack/react-query';
 import type {
   BodegaResponse,
