@@ -8,6 +8,7 @@ import globals from 'globals';
 // The floors of the server (see docs/architecture.md): shared infrastructure below the domains.
 const INFRA = [
   './server/events',
+  './server/geo',
   './server/queue',
   './server/db',
   './server/http',
@@ -22,6 +23,8 @@ const DOMAINS = [
   './server/catalogue',
   './server/lists',
   './server/live',
+  './server/map',
+  './server/moderation',
   './server/ops',
   './server/photos',
   './server/reviews',

@@ -7,6 +7,7 @@ import type { Cluster, MapAnswer } from '../../contract/map.ts';
 import { sql, type Expression, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import { visible } from '../catalogue/read.ts';
+import { boxOf, column, inBox, inRanges, pointOf, type Located } from '../geo/box.ts';
 import {
   EXACT_ZOOM,
   MAX_CLUSTERS,
@@ -20,7 +21,7 @@ import {
 } from '../../contract/map-grid.ts';
 
 export type MapSearch = {
-  type: 'cats' | 'bodegas';
+  type: Located;
   box: Box;
   zoom: number;
   /** The search's filters and text, as SQL on the type's table; none lets the cells answer. */
@@ -49,34 +50,6 @@ export async function mapClusters(db: Kysely<DB>, search: MapSearch): Promise<Ma
   });
   clusters.sort((a, b) => b.count - a.count || a.lat - b.lat || a.lng - b.lng);
   return { zoom: search.zoom, total: groups.reduce((sum, g) => sum + g.n, 0), clusters };
-}
-
-function column(type: MapSearch['type'], name: string) {
-  return sql.ref(`${type}.${name}`);
-}
-
-/**
- * Rows inside the box, exactly (the point operators compare with a tolerance), by the index. The
- * search's "this area" uses it too.
- */
-export function inBox(type: MapSearch['type'], box: Box): RawBuilder<boolean> {
-  return sql<boolean>`(${pointOf(type)} <@ ${boxOf(box)} and ${inRanges(type, box)})`;
-}
-
-/** Rows inside the box by their coordinates alone, which leaves the point index out of the plan. */
-function inRanges(type: MapSearch['type'], box: Box): RawBuilder<boolean> {
-  const lng = column(type, 'longitude');
-  const lat = column(type, 'latitude');
-  return sql<boolean>`(${lng} between ${box.west}::float8 and ${box.east}::float8
-    and ${lat} between ${box.south}::float8 and ${box.north}::float8)`;
-}
-
-function pointOf(type: MapSearch['type']) {
-  return sql`point(${column(type, 'longitude')}, ${column(type, 'latitude')})`;
-}
-
-function boxOf(b: Box) {
-  return sql`box(point(${b.west}::float8, ${b.south}::float8), point(${b.east}::float8, ${b.north}::float8))`;
 }
 
 /** Every distinct location in the box, or null when there are more than MAX_CLUSTERS. */
