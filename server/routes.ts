@@ -1,5 +1,6 @@
 // Domain route modules, mounted under /api. Each is a plain (encapsulated) Fastify plugin.
 import type { FastifyPluginAsync } from 'fastify';
+import type { TargetPhotos } from './catalogue/commands.ts';
 import type { ReaderLists } from './catalogue/details.ts';
 import systemRoutes from './system/routes.ts';
 import photosRoutes from './photos/routes.ts';
@@ -12,6 +13,7 @@ import listRoutes from './lists/routes.ts';
 import mapRoutes from './map/routes.ts';
 import geocodeRoutes from './catalogue/geocode.routes.ts';
 import { forgetViews, recordView } from './lists/recently-viewed.ts';
+import { deletePhotosOfTarget, lockTargetPhotos } from './photos/commands.ts';
 import { isSaved } from './lists/saves.ts';
 import reviewsRoutes from './reviews/routes.ts';
 import searchRoutes from './search/routes.ts';
@@ -19,12 +21,15 @@ import moderationRoutes from './moderation/routes.ts';
 
 /** The catalogue shows a reader's saves and records their views through the lists domain. */
 const readerLists: ReaderLists = { isSaved, recordView, forgetViews };
+/** A cat's or bodega's deletion deletes its photos through the photos domain. */
+const targetPhotos: TargetPhotos = { lock: lockTargetPhotos, deleteAll: deletePhotosOfTarget };
+const catalogue = { lists: readerLists, photos: targetPhotos };
 
 export const apiRoutes: { prefix: string; plugin: FastifyPluginAsync }[] = [
   { prefix: '', plugin: systemRoutes },
   { prefix: '/photos', plugin: photosRoutes },
-  { prefix: '/cats', plugin: async (app) => app.register(catRoutes, { lists: readerLists }) },
-  { prefix: '/bodegas', plugin: async (app) => app.register(bodegaRoutes, { lists: readerLists }) },
+  { prefix: '/cats', plugin: async (app) => app.register(catRoutes, catalogue) },
+  { prefix: '/bodegas', plugin: async (app) => app.register(bodegaRoutes, catalogue) },
   { prefix: '', plugin: liveRoutes },
   { prefix: '/auth', plugin: accountRoutes },
   { prefix: '/auth', plugin: credentialRoutes },

@@ -3,13 +3,19 @@
 import { BodegaBody, BodegaResponse } from '../../contract/catalogue.ts';
 import type { FastifyPluginAsync } from 'fastify';
 import { addBodega, deleteBodega, editBodega } from './commands.ts';
-import { bodegaResponse, type ReaderLists } from './details.ts';
+import { bodegaResponse } from './details.ts';
 import { createGeocoder } from './geocoder.ts';
-import { registerAdd, registerEdit, registerReadAndDelete, type ItemRoutes } from './http.ts';
+import {
+  registerAdd,
+  registerEdit,
+  registerReadAndDelete,
+  type CatalogueRouteOptions,
+  type ItemRoutes,
+} from './http.ts';
 import { normalizeText } from './normalize.ts';
 import { coordinatesOf, type Coordinates } from './validation.ts';
 
-const bodegaItem: Omit<ItemRoutes<BodegaResponse>, 'lists'> = {
+const bodegaItem: Omit<ItemRoutes<BodegaResponse>, 'lists' | 'photos'> = {
   type: 'bodega',
   deleted: 'Bodega deleted',
   response: BodegaResponse,
@@ -17,9 +23,12 @@ const bodegaItem: Omit<ItemRoutes<BodegaResponse>, 'lists'> = {
   remove: deleteBodega,
 };
 
-/** Options: the reader's lists, for `saved` and recently viewed (see details.ts). */
-const bodegaRoutes: FastifyPluginAsync<{ lists: ReaderLists }> = async (app, { lists }) => {
-  const bodega: ItemRoutes<BodegaResponse> = { ...bodegaItem, lists };
+/**
+ * Options: the reader's lists, for `saved` and recently viewed (see details.ts), and the photos a
+ * deletion deletes (see commands.ts).
+ */
+const bodegaRoutes: FastifyPluginAsync<CatalogueRouteOptions> = async (app, { lists, photos }) => {
+  const bodega: ItemRoutes<BodegaResponse> = { ...bodegaItem, lists, photos };
   const { database, config, logger } = app.services;
   const { db } = database;
   const geocoder = createGeocoder(config, logger);

@@ -3,13 +3,19 @@
 import { CatEditBody, CatResponse, NewCatBody } from '../../contract/catalogue.ts';
 import type { FastifyPluginAsync } from 'fastify';
 import { addCat, deleteCat, editCat, findBodegaIdByKey, findOrAddBodega } from './commands.ts';
-import { catResponse, type ReaderLists } from './details.ts';
+import { catResponse } from './details.ts';
 import { createGeocoder } from './geocoder.ts';
-import { registerAdd, registerEdit, registerReadAndDelete, type ItemRoutes } from './http.ts';
+import {
+  registerAdd,
+  registerEdit,
+  registerReadAndDelete,
+  type CatalogueRouteOptions,
+  type ItemRoutes,
+} from './http.ts';
 import { bodegaMatchKey } from './normalize.ts';
 import { coordinatesOf, newCatFields, type Coordinates } from './validation.ts';
 
-const catItem: Omit<ItemRoutes<CatResponse>, 'lists'> = {
+const catItem: Omit<ItemRoutes<CatResponse>, 'lists' | 'photos'> = {
   type: 'cat',
   deleted: 'Cat deleted',
   response: CatResponse,
@@ -17,9 +23,12 @@ const catItem: Omit<ItemRoutes<CatResponse>, 'lists'> = {
   remove: deleteCat,
 };
 
-/** Options: the reader's lists, for `saved` and recently viewed (see details.ts). */
-const catRoutes: FastifyPluginAsync<{ lists: ReaderLists }> = async (app, { lists }) => {
-  const cat: ItemRoutes<CatResponse> = { ...catItem, lists };
+/**
+ * Options: the reader's lists, for `saved` and recently viewed (see details.ts), and the photos a
+ * deletion deletes (see commands.ts).
+ */
+const catRoutes: FastifyPluginAsync<CatalogueRouteOptions> = async (app, { lists, photos }) => {
+  const cat: ItemRoutes<CatResponse> = { ...catItem, lists, photos };
   const { database, config, logger } = app.services;
   const { db } = database;
   const geocoder = createGeocoder(config, logger);

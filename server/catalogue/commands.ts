@@ -5,8 +5,7 @@ import type { DB, TargetType } from '../db/schema.ts';
 import { ConcurrencyError, NotFound } from '../errors.ts';
 import { nextId, type EventStore } from '../events/store.ts';
 import { streamIds, type BodegaFields, type CatFields, type EventMetadata } from '../events/types.ts';
-import { lockTarget, type Reader } from '../events/targets.ts';
-import { deletePhotosOfTarget, lockTargetPhotos } from '../photos/commands.ts';
+import { lockTarget, type Reader, type Target } from '../events/targets.ts';
 import { decideBodega, type BodegaText } from './bodega.ts';
 import { decideCat, type CatEdit } from './cat.ts';
 import { bodegaMatchKey } from './normalize.ts';
@@ -14,6 +13,20 @@ import { loadBodega, loadCat, lockBodegaKey } from './streams.ts';
 import type { Coordinates } from './validation.ts';
 
 export type WriteContext = { trx: Kysely<DB>; store: EventStore; metadata: EventMetadata };
+
+/**
+ * What deleting a cat or bodega asks of its photos. The photos domain answers (routes.ts hands it
+ * to the catalogue's routes), so the catalogue never reaches into the photos' commands.
+ */
+export type TargetPhotos = {
+  /** The target's photo lock, which a deletion takes before any row lock (see deleteCat). */
+  lock(trx: Kysely<DB>, target: Target): Promise<void>;
+  /**
+   * Deletes every photo of the target, each the way a single deletion does (its PhotoDeleted
+   * dispatches the job that removes its files), before the target's own deletion event.
+   */
+  deleteAll(trx: Kysely<DB>, store: EventStore, target: Target, metadata: EventMetadata): Promise<unknown>;
+};
 
 /** The ids a deletion removed, by kind: what else holds them (readers' lists) lets them go too. */
 export type Removed = Record<TargetType, number[]>;
@@ -115,6 +128,7 @@ export async function editCat(
 
 export async function deleteCat(
   ctx: WriteContext,
+  photos: TargetPhotos,
   catId: number,
   actorId: number,
   expectedVersion: number | null,
@@ -123,12 +137,12 @@ export async function deleteCat(
   // Before any row lock: a row lock gives this transaction its id, and replay follows transaction
   // ids. An upload, review or save that commits while this waits for these locks must have the
   // lower id, or replay would add its row after the cat had gone (see lockTarget).
-  await lockTargetPhotos(ctx.trx, { type: 'cat', id: catId });
+  await photos.lock(ctx.trx, { type: 'cat', id: catId });
   await lockTarget(ctx.trx, { type: 'cat', id: catId }, 'exclusive');
   await loadBodega(ctx.trx, bodegaId, 'share');
   const cat = await loadCat(ctx.trx, catId, 'update');
   const events = decideCat({ type: 'DeleteCat', actorId, expectedVersion }, cat);
-  await deletePhotosOfTarget(ctx.trx, ctx.store, { type: 'cat', id: catId }, ctx.metadata);
+  await photos.deleteAll(ctx.trx, ctx.store, { type: 'cat', id: catId }, ctx.metadata);
   await ctx.store.append(ctx.trx, streamIds.cat(catId), cat!.version, events, { metadata: ctx.metadata });
   return { cat: [catId], bodega: [] };
 }
@@ -165,6 +179,7 @@ export async function editBodega(
  */
 export async function deleteBodega(
   ctx: WriteContext,
+  photos: TargetPhotos,
   bodegaId: number,
   actorId: number,
   expectedVersion: number | null,
@@ -176,7 +191,7 @@ export async function deleteBodega(
     ...catIds.map((id) => ({ type: 'cat' as const, id })),
     { type: 'bodega' as const, id: bodegaId },
   ]) {
-    await lockTargetPhotos(ctx.trx, target);
+    await photos.lock(ctx.trx, target);
     await lockTarget(ctx.trx, target, 'exclusive');
   }
   const bodega = await loadBodega(ctx.trx, bodegaId, 'update');
@@ -188,10 +203,10 @@ export async function deleteBodega(
     const cat = await loadCat(ctx.trx, catId, 'update');
     const removal = decideCat({ type: 'DeleteCatWithBodega', bodegaId }, cat);
     if (removal.length === 0) continue;
-    await deletePhotosOfTarget(ctx.trx, ctx.store, { type: 'cat', id: catId }, ctx.metadata);
+    await photos.deleteAll(ctx.trx, ctx.store, { type: 'cat', id: catId }, ctx.metadata);
     await ctx.store.append(ctx.trx, streamIds.cat(catId), cat!.version, removal, { metadata: ctx.metadata });
   }
-  await deletePhotosOfTarget(ctx.trx, ctx.store, { type: 'bodega', id: bodegaId }, ctx.metadata);
+  await photos.deleteAll(ctx.trx, ctx.store, { type: 'bodega', id: bodegaId }, ctx.metadata);
   await ctx.store.append(ctx.trx, streamIds.bodega(bodegaId), bodega!.version, events, {
     metadata: ctx.metadata,
   });

@@ -9,7 +9,7 @@ import { runCommand } from '../http/idempotency.ts';
 import { targetNotFound } from '../events/targets.ts';
 import { errors, pathTarget } from '../http/schemas.ts';
 import { requestMetadata, signedInUser, type CurrentUser } from '../plugins/auth.ts';
-import type { Removed, WriteContext } from './commands.ts';
+import type { Removed, TargetPhotos, WriteContext } from './commands.ts';
 import type { ReaderLists, Viewer } from './details.ts';
 import { cleanText, expectedVersionOf } from './validation.ts';
 
@@ -51,9 +51,20 @@ export type ItemRoutes<Body> = {
   response: TSchema;
   /** The reader's saves and recently viewed items, as the lists domain keeps them. */
   lists: ReaderLists;
+  /** The item's photos, as the photos domain keeps them, which its deletion deletes too. */
+  photos: TargetPhotos;
   read(db: Kysely<DB>, id: number, reader: { viewer: Viewer; lists: ReaderLists }): Promise<Body | null>;
-  remove(ctx: WriteContext, id: number, actorId: number, expected: number | null): Promise<Removed>;
+  remove(
+    ctx: WriteContext,
+    photos: TargetPhotos,
+    id: number,
+    actorId: number,
+    expected: number | null,
+  ): Promise<Removed>;
 };
+
+/** What the catalogue's route modules get from routes.ts: the other domains they ask. */
+export type CatalogueRouteOptions = Pick<ItemRoutes<unknown>, 'lists' | 'photos'>;
 
 /** The item's full answer, or a 404 when it does not exist (or no longer does). */
 export async function itemResponse<Body>(
@@ -96,7 +107,7 @@ export function registerReadAndDelete<Body>(app: FastifyInstance, item: ItemRout
       const { id } = pathTarget(item.type, request.params.id);
       const expected = expectedVersionOf(request.headers['if-match']);
       return runCommand(db, request, reply, async (trx) => {
-        const removed = await item.remove(writeContext(request, trx), id, user.id, expected);
+        const removed = await item.remove(writeContext(request, trx), item.photos, id, user.id, expected);
         await item.lists.forgetViews(trx, 'cat', removed.cat);
         await item.lists.forgetViews(trx, 'bodega', removed.bodega);
         return { status: 200, body: { message: item.deleted } };
