@@ -288,15 +288,19 @@ async function applyCatalogueVisibility(trx: Kysely<DB>, event: VisibilityEvent)
   const id = event.data.target_id;
   if (event.data.target_type === 'cat') {
     // A bodega's cat count is of the cats it shows: a cat hidden on its own leaves it, and comes
-    // back with its restore (a second hide or restore of the same cat changes nothing).
-    const changed = await trx
-      .updateTable('cats')
-      .set({ hidden_self: hidden })
+    // back with its restore (a second hide or restore of the same cat changes nothing). The
+    // bodega's row is written before the cat's, in the order a bodega's own changes take them
+    // (BodegaUpdated: the bodega, then its cats), so a hide and a move of its shop never wait on
+    // each other in a circle. Decisions on one cat are one at a time (its moderation stream's
+    // lock), so what is read here still holds when it is written.
+    const cat = await trx
+      .selectFrom('cats')
+      .select(['bodega_id', 'hidden_self'])
       .where('id', '=', id)
-      .where('hidden_self', '=', !hidden)
-      .returning('bodega_id')
       .executeTakeFirst();
-    if (changed) await addToCatCount(trx, Number(changed.bodega_id), hidden ? -1 : 1);
+    if (!cat || cat.hidden_self === hidden) return;
+    await addToCatCount(trx, Number(cat.bodega_id), hidden ? -1 : 1);
+    await trx.updateTable('cats').set({ hidden_self: hidden }).where('id', '=', id).execute();
   } else if (event.data.target_type === 'bodega') {
     await trx.updateTable('bodegas').set({ hidden }).where('id', '=', id).execute();
     await trx.updateTable('cats').set({ bodega_hidden: hidden }).where('bodega_id', '=', id).execute();
