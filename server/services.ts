@@ -10,6 +10,8 @@ import { createInlineQueue } from './queue/inline.ts';
 import type { JobQueue } from './queue/queue.ts';
 import { projections } from './domains.ts';
 import type { Projection } from './events/projection.ts';
+import { createLocalStorage } from './photos/local-storage.ts';
+import type { PhotoStorage } from './photos/storage.ts';
 
 export type Services = {
   config: Config;
@@ -17,6 +19,8 @@ export type Services = {
   store: EventStore;
   queue: JobQueue;
   logger: Logger;
+  /** Photo originals and variants (on the disk under UPLOAD_DIR). */
+  photoStorage: PhotoStorage;
 };
 
 export type ServiceOptions = {
@@ -81,7 +85,14 @@ export async function createServices(config: Config, options: ServiceOptions = {
             logger.error({ err: error, queue: job.queue, jobId: job.id }, 'job failed'),
           onError: (error) => logger.warn({ err: error }, 'job runner could not reach the database'),
         }));
-  return { config, database, store: createEventStore(options.projections ?? projections), queue, logger };
+  return {
+    config,
+    database,
+    store: createEventStore(options.projections ?? projections),
+    queue,
+    logger,
+    photoStorage: createLocalStorage(config.uploadDir),
+  };
 }
 
 export async function closeServices(services: Services): Promise<void> {

@@ -12,7 +12,7 @@ import {
 import { Forbidden, Unauthorized } from '../errors.ts';
 import { writeTransaction } from '../events/store.ts';
 import { errors } from '../http/schemas.ts';
-import { removePhotoFiles } from '../photos/files.ts';
+import { deletePhotoObjects } from '../photos/objects.ts';
 import { requestMetadata, signedInUser } from '../plugins/auth.ts';
 import { ACCOUNT_GONE, changePassword, signOutEverywhere, WRONG_CURRENT_PASSWORD } from './commands.ts';
 import { deleteAccount, WRONG_PASSWORD } from './deletion.ts';
@@ -22,7 +22,7 @@ import { checkNewPassword } from './rules.ts';
 import { findCredentialsById } from './users.ts';
 
 const credentialRoutes: FastifyPluginAsync = async (app) => {
-  const { database, store, config, logger } = app.services;
+  const { database, store, config, logger, photoStorage } = app.services;
   const { db } = database;
 
   app.put<{ Body: PasswordChange }>(
@@ -80,7 +80,7 @@ const credentialRoutes: FastifyPluginAsync = async (app) => {
       );
       // Committed: the files can go now. The photos jobs their deletions dispatched remove them too,
       // should this process stop first.
-      await Promise.all(photos.map((photo) => removePhotoFiles(config.uploadDir, photo, logger)));
+      await Promise.all(photos.map((photo) => deletePhotoObjects(photoStorage, photo, logger)));
       return { message: 'Your account and your personal data have been deleted.' };
     },
   );

@@ -2,7 +2,7 @@
 // delete <username>`): the same deletion the account's owner makes from the settings page.
 import { NotFound } from '../errors.ts';
 import { writeTransaction } from '../events/store.ts';
-import { removePhotoFiles } from '../photos/files.ts';
+import { deletePhotoObjects } from '../photos/objects.ts';
 import type { Services } from '../services.ts';
 import { deleteAccount } from './deletion.ts';
 import { findUserIdByUsername } from './users.ts';
@@ -10,7 +10,7 @@ import { findUserIdByUsername } from './users.ts';
 export type DeletedAccount = { username: string; photos: number };
 
 export async function deleteAccountByUsername(
-  services: Pick<Services, 'database' | 'store' | 'config' | 'logger'>,
+  services: Pick<Services, 'database' | 'store' | 'photoStorage' | 'logger'>,
   username: string,
 ): Promise<DeletedAccount> {
   const { db } = services.database;
@@ -19,8 +19,6 @@ export async function deleteAccountByUsername(
     if (userId === null) throw new NotFound(`No user is called "${username}"`);
     return deleteAccount(trx, services.store, { userId, metadata: { actor_id: null } });
   });
-  await Promise.all(
-    photos.map((photo) => removePhotoFiles(services.config.uploadDir, photo, services.logger)),
-  );
+  await Promise.all(photos.map((photo) => deletePhotoObjects(services.photoStorage, photo, services.logger)));
   return { username, photos: photos.length };
 }

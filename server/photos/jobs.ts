@@ -1,28 +1,28 @@
-// The photos job brings a photo's files in line with the log, and the rule for which events cause
+// The photos job brings a photo's objects in line with the log, and the rule for which events cause
 // it (keyed by the event's position, so a re-dispatch is a no-op). An uploaded original becomes public
 // WebP variants (auto-oriented, every piece of metadata stripped, GIFs reduced to their first
 // frame) and the outcome is recorded in the log; a photo the log records as deleted, on its own or
 // with its cat or bodega, loses its original and variants. Once the outcome is recorded the
 // original goes (it may carry GPS, and nothing reads it again: variants are never re-rendered).
-// Safe to retry: variants are rewritten whole under stable names, the outcome is appended once,
-// and removing a removed file is a no-op.
-import fs from 'node:fs/promises';
+// Safe to retry: variants are rewritten whole under stable keys, the outcome is appended once,
+// and deleting a deleted object is a no-op.
 import os from 'node:os';
 import sharp from 'sharp';
 import type { Kysely } from 'kysely';
-import type { DB, PhotoRow, TargetType } from '../db/schema.ts';
+import type { DB, PhotoRow } from '../db/schema.ts';
 import { readStream, writeTransaction } from '../events/store.ts';
 import type { NewEvent } from '../events/types.ts';
 import { streamIds } from '../events/types.ts';
 import { lockTargetPhotos } from './commands.ts';
 import {
   VARIANTS,
-  removePhotoFiles,
-  removeQuietly,
-  resolveOriginal,
-  variantPath,
-  writeFileAtomically,
-} from './files.ts';
+  deletePhotoObjects,
+  deleteQuietly,
+  originalKeyOf,
+  variantKey,
+  type PhotoObjects,
+} from './objects.ts';
+import type { PhotoStorage } from './storage.ts';
 import { findPhoto } from './read.ts';
 import { VARIANT_SIZES, type PhotoVariant } from './urls.ts';
 import type { Services } from '../services.ts';
@@ -87,7 +87,7 @@ export function configureSharp(embedded: boolean): void {
 }
 
 export function createPhotosProcessor(services: Services): Processor<'photos'> {
-  const { database, store, config, logger } = services;
+  const { database, store, photoStorage, logger } = services;
   const { db } = database;
   configureSharp(services.queue.kind === 'inline');
 
@@ -105,7 +105,7 @@ export function createPhotosProcessor(services: Services): Processor<'photos'> {
   /** The original is needed only until the photo's outcome is in the log. */
   async function removeOriginal(photo: PhotoRow): Promise<void> {
     try {
-      await removeQuietly(resolveOriginal(config.uploadDir, photo.original_path), logger);
+      await deleteQuietly(photoStorage, originalKeyOf(photo.original_path), logger);
     } catch (error) {
       logger.warn({ err: error, photoId: photo.id }, 'photo has an unexpected original path; left in place');
     }
@@ -129,15 +129,15 @@ export function createPhotosProcessor(services: Services): Processor<'photos'> {
   return async ({ photo_id }) => {
     const photo = await findPhoto(db, photo_id);
     if (!photo) {
-      const deleted = await filesOfDeletedPhoto(db, photo_id);
-      if (deleted) await removePhotoFiles(config.uploadDir, deleted, logger);
+      const deleted = await objectsOfDeletedPhoto(db, photo_id);
+      if (deleted) await deletePhotoObjects(photoStorage, deleted, logger);
       return;
     }
     // Already done by an earlier attempt: nothing to do but what that attempt may not have
     // finished (a crash between recording the outcome and removing the original).
     if (photo.status !== 'processing') return removeOriginal(photo);
 
-    const original = await readOriginal(config.uploadDir, photo);
+    const original = await readOriginal(photoStorage, photo);
     if (!original) {
       if (await findPhoto(db, photo_id)) await fail(photo, 'The original file is missing');
       return;
@@ -151,8 +151,8 @@ export function createPhotosProcessor(services: Services): Processor<'photos'> {
       return;
     }
 
-    const files = VARIANTS.map((v) => variantPath(config.uploadDir, photo.target_type, photo.filename, v));
-    await Promise.all(VARIANTS.map((v, i) => writeFileAtomically(files[i]!, rendered[v].data)));
+    const keys = VARIANTS.map((v) => variantKey(photo.target_type, photo.filename, v));
+    await Promise.all(VARIANTS.map((v, i) => photoStorage.put(keys[i]!, rendered[v].data)));
     const recorded = await record(
       photo,
       {
@@ -169,29 +169,22 @@ export function createPhotosProcessor(services: Services): Processor<'photos'> {
       },
       `photo-processed-${photo_id}`,
     );
-    // Deleted while we worked: its delete may have run before these files existed.
-    if (!recorded) await Promise.all(files.map((f) => removeQuietly(f, logger)));
+    // Deleted while we worked: its delete may have run before these objects existed.
+    if (!recorded) await Promise.all(keys.map((key) => deleteQuietly(photoStorage, key, logger)));
     await removeOriginal(photo);
   };
 }
 
-async function readOriginal(uploadDir: string, photo: PhotoRow): Promise<Buffer | null> {
-  try {
-    return await fs.readFile(resolveOriginal(uploadDir, photo.original_path));
-  } catch (error) {
-    if ((error as { code?: string }).code === 'ENOENT') return null;
-    throw error;
-  }
+function readOriginal(storage: PhotoStorage, photo: PhotoRow): Promise<Buffer | null> {
+  return storage.get(originalKeyOf(photo.original_path));
 }
 
-type PhotoFiles = { target_type: TargetType; filename: string; original_path: string };
-
 /**
- * The files a photo's upload named, when its own stream records its deletion; otherwise null, so
+ * The objects a photo's upload named, when its own stream records its deletion; otherwise null, so
  * that nothing is removed on the word of the read table alone. Names are random per upload, so
- * these files belong to no other photo.
+ * these objects belong to no other photo.
  */
-async function filesOfDeletedPhoto(db: Kysely<DB>, photoId: number): Promise<PhotoFiles | null> {
+async function objectsOfDeletedPhoto(db: Kysely<DB>, photoId: number): Promise<PhotoObjects | null> {
   const events = await readStream(db, streamIds.photo(photoId), ['PhotoUploaded', 'PhotoDeleted']);
   const upload = events.find((e) => e.type === 'PhotoUploaded');
   if (upload?.type !== 'PhotoUploaded' || !events.some((e) => e.type === 'PhotoDeleted')) return null;

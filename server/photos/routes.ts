@@ -3,7 +3,6 @@
 // photos worker.
 import { requestMetadata, signedInUser } from '../plugins/auth.ts';
 import { Photo } from '../../contract/catalogue.ts';
-import fs from 'node:fs/promises';
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { Type, type Static } from '@sinclair/typebox';
@@ -22,13 +21,12 @@ import {
   type PrimaryChange,
 } from './commands.ts';
 import {
+  deletePhotoObjects,
+  deleteQuietly,
+  discardQuietly,
   newPhotoFilename,
-  originalRelativePath,
-  originalsDir,
-  removePhotoFiles,
-  removeQuietly,
-  resolveOriginal,
-} from './files.ts';
+  originalKey,
+} from './objects.ts';
 import { checkUploadQuota, claimUpload } from './quota.ts';
 import { toPhoto } from './read.ts';
 import { NOT_MULTIPART, isMultipartRequest, receivePhotoUpload } from './upload.ts';
@@ -76,7 +74,7 @@ async function requireMultipart(request: FastifyRequest): Promise<void> {
 
 const photosRoutes: FastifyPluginAsync = async (fastify) => {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const { database, store, config, logger } = app.services;
+  const { database, store, config, logger, photoStorage } = app.services;
   const { db } = database;
   await app.register(multipart, { throwFileSizeLimit: false });
 
@@ -88,9 +86,9 @@ const photosRoutes: FastifyPluginAsync = async (fastify) => {
     await requireShownTarget(db, target, user);
     // A retry with an Idempotency-Key may be answered from its first result whatever the quota.
     if (request.headers['idempotency-key'] === undefined) await checkUploadQuota(db, config.uploads, user.id);
-    const received = await receivePhotoUpload(request, config.uploadDir, config.uploadPace);
-    // Gone already when it was moved into originals/; otherwise (an error, a replay) not needed.
-    beforeReply.set(request, () => removeQuietly(received.tempPath, logger));
+    const received = await receivePhotoUpload(request, photoStorage, config.uploadPace);
+    // Gone already when it was kept as the original; otherwise (an error, a replay) not needed.
+    beforeReply.set(request, () => discardQuietly(received.staged, logger));
     const kept: { original?: string } = {};
     try {
       // What an Idempotency-Key retry must repeat exactly: the same image, caption and choice.
@@ -111,10 +109,9 @@ const photosRoutes: FastifyPluginAsync = async (fastify) => {
           await claimUpload(trx, config.uploads, user.id);
           const photoId = await nextId(trx, 'photo_ids');
           const filename = newPhotoFilename();
-          const originalPath = originalRelativePath(filename, received.type.extension);
-          kept.original = resolveOriginal(config.uploadDir, originalPath);
-          await fs.mkdir(originalsDir(config.uploadDir), { recursive: true });
-          await fs.rename(received.tempPath, kept.original);
+          const originalPath = originalKey(filename, received.type.extension);
+          kept.original = originalPath;
+          await received.staged.keep(originalPath);
           const photo = await recordUpload(
             trx,
             store,
@@ -139,10 +136,10 @@ const photosRoutes: FastifyPluginAsync = async (fastify) => {
       return reply;
     } catch (error) {
       // The transaction rolled back (or the target vanished): the stored original is an orphan.
-      if (kept.original) await removeQuietly(kept.original, logger);
+      if (kept.original) await deleteQuietly(photoStorage, kept.original, logger);
       throw error;
     } finally {
-      await removeQuietly(received.tempPath, logger);
+      await discardQuietly(received.staged, logger);
     }
   }
 
@@ -193,7 +190,7 @@ const photosRoutes: FastifyPluginAsync = async (fastify) => {
           // A success reply means the event committed. The photos job that PhotoDeleted dispatches
           // removes the same files again, so a failure here or a crash before it leaves nothing behind.
           beforeReply.set(request, async (sent) => {
-            if (sent.statusCode === 200) await removePhotoFiles(config.uploadDir, photo, logger);
+            if (sent.statusCode === 200) await deletePhotoObjects(photoStorage, photo, logger);
           });
           return { status: 200, body: { message: 'Photo deleted successfully' } };
         });

@@ -1,9 +1,7 @@
-// Receives a photo upload: streams the file part to a temporary file under UPLOAD_DIR with a hard
-// size limit and a bound on how slowly it may arrive, decides its type from its bytes, and reads
-// the optional caption and is_primary.
-import { createHash, randomBytes } from 'node:crypto';
-import fs from 'node:fs/promises';
-import path from 'node:path';
+// Receives a photo upload: streams the file part into photo storage as a staged object (kept under
+// its key only once the upload is recorded) with a hard size limit and a bound on how slowly it may
+// arrive, decides its type from its bytes, and reads the optional caption and is_primary.
+import { createHash } from 'node:crypto';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyRequest } from 'fastify';
@@ -17,8 +15,9 @@ import type { UploadPace } from '../config.ts';
 import { AppError, Invalid, PayloadTooLarge, UnsupportedMediaType } from '../errors.ts';
 import { exemptFromRequestTimeout } from '../http/client-errors.ts';
 import { cleanFreeText } from '../http/text.ts';
-import { incomingDir, removeQuietly } from './files.ts';
 import { detectImageType, SIGNATURE_BYTES, type ImageType } from './image-type.ts';
+import { discardQuietly } from './objects.ts';
+import type { PhotoStorage, StagedObject } from './storage.ts';
 
 export const MAX_PHOTO_BYTES = 5242880;
 export const FILE_TOO_LARGE = 'File too large. Please upload an image smaller than 5MB.';
@@ -40,7 +39,8 @@ export const MULTIPART_LIMITS = {
 };
 
 export type ReceivedPhoto = {
-  tempPath: string;
+  /** The file's bytes, until they are kept as the photo's original or discarded. */
+  staged: StagedObject;
   type: ImageType;
   size: number;
   sha256: string;
@@ -48,7 +48,7 @@ export type ReceivedPhoto = {
   makePrimary: boolean;
 };
 
-type SavedFile = Pick<ReceivedPhoto, 'tempPath' | 'type' | 'size' | 'sha256'>;
+type SavedFile = Pick<ReceivedPhoto, 'staged' | 'type' | 'size' | 'sha256'>;
 
 export function isMultipartRequest(request: FastifyRequest): boolean {
   const type = request.headers['content-type'];
@@ -57,7 +57,7 @@ export function isMultipartRequest(request: FastifyRequest): boolean {
 
 export async function receivePhotoUpload(
   request: FastifyRequest,
-  uploadDir: string,
+  storage: PhotoStorage,
   pace: UploadPace,
 ): Promise<ReceivedPhoto> {
   const fields: Partial<Record<(typeof FIELDS)[number], string>> = {};
@@ -72,7 +72,7 @@ export async function receivePhotoUpload(
             [part.fieldname]: 'is not a known field',
           });
         }
-        saved = await saveIncoming(part.file, uploadDir);
+        saved = await saveIncoming(part.file, storage);
         continue;
       }
       if (part.fieldname === 'photo')
@@ -86,7 +86,7 @@ export async function receivePhotoUpload(
     if (!saved) throw new Invalid('Choose a photo to upload', { photo: 'is required' });
     return { ...saved, caption: captionOf(fields.caption), makePrimary: isPrimaryOf(fields.is_primary) };
   } catch (error) {
-    if (saved) await removeQuietly(saved.tempPath, request.log);
+    if (saved) await discardQuietly(saved.staged, request.log);
     throw uploadError(watch.cut ?? error);
   } finally {
     watch.stop();
@@ -165,11 +165,12 @@ function watchPace(request: FastifyRequest, pace: UploadPace) {
   return state;
 }
 
-/** Streams one file part to disk; removes it again if it is too large or not an image. */
-async function saveIncoming(file: Readable & { truncated?: boolean }, uploadDir: string): Promise<SavedFile> {
-  const dir = incomingDir(uploadDir);
-  await fs.mkdir(dir, { recursive: true });
-  const tempPath = path.join(dir, `${randomBytes(16).toString('hex')}.part`);
+/** Streams one file part into storage, staged; discards it again if it is too large or not an image. */
+async function saveIncoming(
+  file: Readable & { truncated?: boolean },
+  storage: PhotoStorage,
+): Promise<SavedFile> {
+  const staged = await storage.stage();
   const hash = createHash('sha256');
   let head = Buffer.alloc(0);
   let size = 0;
@@ -182,19 +183,15 @@ async function saveIncoming(file: Readable & { truncated?: boolean }, uploadDir:
       done(null, chunk);
     },
   });
-  // Opened before any byte is read: a body that breaks off then finds the file there to remove,
-  // instead of a write stream still creating it after the clean-up ran.
-  const out = (await fs.open(tempPath, 'wx')).createWriteStream();
   try {
-    await pipeline(file, inspect, out);
+    await pipeline(file, inspect, staged.writable);
     // busboy stops at the limit and marks the part truncated; whatever arrived is not kept.
     if (file.truncated || size > MAX_PHOTO_BYTES) throw new PayloadTooLarge(FILE_TOO_LARGE);
     const type = detectImageType(head);
     if (!type) throw new UnsupportedMediaType(INVALID_FILE_TYPE);
-    return { tempPath, type, size, sha256: hash.digest('hex') };
+    return { staged, type, size, sha256: hash.digest('hex') };
   } catch (error) {
-    out.destroy();
-    await removeQuietly(tempPath);
+    await discardQuietly(staged);
     throw error;
   }
 }

@@ -13,7 +13,7 @@ import { ERASED } from '../../../server/events/personal.ts';
 import { replay } from '../../../server/events/replay.ts';
 import { readStream } from '../../../server/events/store.ts';
 import { setRole } from '../../../server/moderation/roles.ts';
-import { originalsDir, variantPath } from '../../../server/photos/files.ts';
+import { variantKey } from '../../../server/photos/objects.ts';
 import { createPhotoTestApp, type PhotoTestApp } from '../photos/helpers.ts';
 import { multipartForm } from '../../helpers/multipart-form.ts';
 import { person, request, smallPng, type Person } from '../../helpers/world.ts';
@@ -174,9 +174,9 @@ beforeAll(async () => {
     .executeTakeFirstOrThrow();
   expect(row.status).toBe('ready');
   photoFiles = [
-    variantPath(t.uploadDir, 'cat', row.filename, 'thumb'),
-    variantPath(t.uploadDir, 'cat', row.filename, 'large'),
-    path.join(originalsDir(t.uploadDir), path.basename(row.original_path)),
+    path.join(t.uploadDir, variantKey('cat', row.filename, 'thumb')),
+    path.join(t.uploadDir, variantKey('cat', row.filename, 'large')),
+    path.join(t.uploadDir, 'originals', path.basename(row.original_path)),
   ];
   // The variants exist (the original is removed once processed, as always).
   expect(photoFiles.slice(0, 2).every((f) => fs.existsSync(f))).toBe(true);
