@@ -14,6 +14,38 @@ export const User = Type.Object({
 });
 export type User = Static<typeof User>;
 
+/** A password's length in code points, as the account rules check it (server/accounts/rules.ts). */
+export const PASSWORD_MIN = 6;
+export const PASSWORD_MAX = 200;
+
+// Lengths in the bodies only bound the work a request can cause; the account rules answer 400 in
+// words a person can act on.
+
+/** `POST /api/auth/register`. */
+export const RegisterBody = Type.Object(
+  {
+    username: Type.String({ maxLength: 1000 }),
+    email: Type.String({ maxLength: 1000 }),
+    password: Type.String({ maxLength: 1000 }),
+  },
+  { additionalProperties: false },
+);
+export type RegisterBody = Static<typeof RegisterBody>;
+
+/** `POST /api/auth/login`: the username may also be the account's email address. */
+export const LoginBody = Type.Object(
+  {
+    username: Type.String({ minLength: 1, maxLength: 320 }),
+    password: Type.String({ minLength: 1, maxLength: PASSWORD_MAX * 4 }),
+  },
+  { additionalProperties: false },
+);
+export type LoginBody = Static<typeof LoginBody>;
+
+/** What registering and signing in answer: the session's token and its user, email included. */
+export const Session = Type.Object({ access_token: Type.String(), user: User });
+export type Session = Static<typeof Session>;
+
 /** `PUT /api/auth/password`. Lengths only bound the work; the password rules answer 400 in words. */
 export const PasswordChange = Type.Object(
   {

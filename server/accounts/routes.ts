@@ -1,7 +1,7 @@
 // Sign-up, sign-in and the caller's own profile (mounted at /api/auth). These are the only
 // responses that carry an email address, and only the caller's own.
 import { signedInUser } from '../plugins/auth.ts';
-import { User } from '../../contract/users.ts';
+import { LoginBody, RegisterBody, Session, User } from '../../contract/users.ts';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { Conflict, Unauthorized } from '../errors.ts';
@@ -16,29 +16,8 @@ import {
   signInNameOf,
 } from './login-limits.ts';
 import { hashPassword, verifyAgainstDecoy, verifyPassword } from './passwords.ts';
-import { checkRegistration, PASSWORD_MAX } from './rules.ts';
+import { checkRegistration } from './rules.ts';
 import { duplicateFieldOf, findUserById, findUserBySignInName, insertUser, takenFields } from './users.ts';
-
-const Session = Type.Object({ access_token: Type.String(), user: User });
-
-// Lengths here only bound the work a request can cause; the account rules live in rules.ts so
-// their messages can speak to people.
-const RegisterBody = Type.Object(
-  {
-    username: Type.String({ maxLength: 1000 }),
-    email: Type.String({ maxLength: 1000 }),
-    password: Type.String({ maxLength: 1000 }),
-  },
-  { additionalProperties: false },
-);
-
-const LoginBody = Type.Object(
-  {
-    username: Type.String({ minLength: 1, maxLength: 320 }),
-    password: Type.String({ minLength: 1, maxLength: PASSWORD_MAX * 4 }),
-  },
-  { additionalProperties: false },
-);
 
 const INVALID_CREDENTIALS = 'Invalid username or password';
 
@@ -57,7 +36,7 @@ const accountRoutes: FastifyPluginAsync = async (app) => {
   const { db } = database;
   const limits = app.services.config.login;
 
-  app.post<{ Body: { username: string; email: string; password: string } }>(
+  app.post<{ Body: RegisterBody }>(
     '/register',
     { schema: { body: RegisterBody, response: { 201: Session, ...errors(400, 409, 503) } } },
     async (request, reply) => {
@@ -83,7 +62,7 @@ const accountRoutes: FastifyPluginAsync = async (app) => {
     },
   );
 
-  app.post<{ Body: { username: string; password: string } }>(
+  app.post<{ Body: LoginBody }>(
     '/login',
     { schema: { body: LoginBody, response: { 200: Session, ...errors(400, 401, 429, 503) } } },
     async (request) => {

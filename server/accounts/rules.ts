@@ -1,11 +1,10 @@
 // The rules a new account (and a new password) must meet, checked together so one 400 names every
 // bad field in words a person can act on.
 import { characterCount } from '../../contract/text-limits.ts';
+import { PASSWORD_MAX, PASSWORD_MIN, type RegisterBody } from '../../contract/users.ts';
 import { Invalid } from '../errors.ts';
 import { hasInvisibleCharacters } from '../http/text.ts';
 
-export const PASSWORD_MIN = 6;
-export const PASSWORD_MAX = 200;
 const USERNAME_CHARS = /^[A-Za-z0-9_.-]+$/;
 const EMAIL_MAX = 254;
 // A practical address check (the same shape as the common "email" format): a dotted local part,
@@ -13,7 +12,7 @@ const EMAIL_MAX = 254;
 const EMAIL =
   /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/i;
 
-export type Registration = { username: string; email: string; password: string };
+export type Registration = RegisterBody;
 
 function usernameProblem(username: string): string | null {
   // Direction controls count among them: unlike other text, a username holding one is refused

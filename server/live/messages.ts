@@ -9,6 +9,7 @@ import { formatCursor, cursorOf } from '../events/consumer.ts';
 import { ERASED } from '../events/personal.ts';
 import { assertNever, type BodegaFields, type RecordedEvent } from '../events/types.ts';
 import { photoUrl } from '../photos/urls.ts';
+import { toReview } from '../reviews/read.ts';
 import type { Subject } from './visibility.ts';
 
 /** What a photo's upload event says about it (never its private storage path). */
@@ -141,20 +142,10 @@ async function buildData(event: RecordedEvent, lookups: LiveLookups): Promise<An
       const d = event.data;
       // Its author's account is gone (the comment can no longer be opened): nothing of it is sent.
       if (d.comment === ERASED) return null;
-      return [
-        'review.posted',
-        {
-          id: d.review_id,
-          target_type: d.target_type,
-          target_id: d.target_id,
-          cat_id: d.target_type === 'cat' ? d.target_id : null,
-          bodega_id: d.target_type === 'bodega' ? d.target_id : null,
-          rating: d.rating,
-          comment: d.comment,
-          created_at: at,
-          user: { id: d.user_id, username: await lookups.username(d.user_id) },
-        },
-      ];
+      const { review_id, ...row } = d;
+      const username = await lookups.username(d.user_id);
+      const review = toReview({ id: review_id, ...row, created_at: event.recordedAt, username });
+      return ['review.posted', { ...review, target_type: d.target_type, target_id: d.target_id }];
     }
     case 'RatingRecomputed': {
       const { target_type, target_id, rating, review_count } = event.data;

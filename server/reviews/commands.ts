@@ -7,6 +7,7 @@ import { passWriterGate, type EventStore } from '../events/store.ts';
 import { targetLockKey } from '../events/targets.ts';
 import { streamIds, type EventMetadata } from '../events/types.ts';
 import type { Review } from '../../contract/reviews.ts';
+import { toReview } from './read.ts';
 import { alreadyReviewed, decideDelete, decidePost, type PostReview, type PostState } from './review.ts';
 
 function isOnePerUserViolation(error: unknown): boolean {
@@ -77,15 +78,9 @@ export async function postReview(
     if (isOnePerUserViolation(error)) throw alreadyReviewed(target);
     throw error;
   }
-  return {
-    id,
-    rating: input.rating,
-    comment: input.comment,
-    created_at: recordedAt.toISOString(),
-    user: { id: userId, username: found?.username ?? '' },
-    cat_id: target.type === 'cat' ? target.id : null,
-    bodega_id: target.type === 'bodega' ? target.id : null,
-  };
+  const { rating, comment } = input;
+  const row = { id, target_type: target.type, target_id: target.id, user_id: userId, rating, comment };
+  return toReview({ ...row, created_at: recordedAt, username: found?.username ?? '' });
 }
 
 export async function deleteReview(

@@ -2,7 +2,7 @@
 // this module: never an email.
 import type { Kysely } from 'kysely';
 import type { Review } from '../../contract/reviews.ts';
-import type { DB } from '../db/schema.ts';
+import type { DB, ReviewRow } from '../db/schema.ts';
 import type { Target } from '../events/targets.ts';
 
 function selectReviews(db: Kysely<DB>) {
@@ -21,24 +21,34 @@ function selectReviews(db: Kysely<DB>) {
     ]);
 }
 
-type ReviewListRow = Awaited<ReturnType<ReturnType<typeof selectReviews>['executeTakeFirstOrThrow']>>;
+/**
+ * A review as its row in the read table holds it, with its author's username: what the reviews
+ * routes read, what a post wrote in its transaction, and what the live stream finds in its event.
+ */
+export type ReviewSource = Omit<ReviewRow, 'hidden'> & { username: string | null };
 
-function toReview(row: ReviewListRow): Review {
+/** The one builder of the Review shape (drivers answer bigint columns as text, hence Number). */
+export function toReview(row: ReviewSource): Review {
   const targetId = Number(row.target_id);
   return {
     id: Number(row.id),
     rating: Number(row.rating),
     comment: row.comment,
     created_at: new Date(row.created_at).toISOString(),
-    user: { id: Number(row.user_id), username: row.username ?? '' },
+    user: { id: Number(row.user_id), username: row.username },
     cat_id: row.target_type === 'cat' ? targetId : null,
     bodega_id: row.target_type === 'bodega' ? targetId : null,
   };
 }
 
+/** The routes answer an author they cannot find as '' (the live stream as null). */
+function toListedReview(row: ReviewSource): Review {
+  return toReview({ ...row, username: row.username ?? '' });
+}
+
 export async function findReview(db: Kysely<DB>, id: number): Promise<Review | null> {
   const row = await selectReviews(db).where('reviews.id', '=', id).executeTakeFirst();
-  return row ? toReview(row) : null;
+  return row ? toListedReview(row) : null;
 }
 
 /** A page of a target's reviews, newest first, and how many there are in all. */
@@ -64,5 +74,5 @@ export async function listReviews(
     .where('target_type', '=', target.type)
     .where('target_id', '=', target.id)
     .executeTakeFirstOrThrow();
-  return { reviews: rows.map(toReview), total: Number(total) };
+  return { reviews: rows.map(toListedReview), total: Number(total) };
 }

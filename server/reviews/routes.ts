@@ -1,8 +1,7 @@
 // Reviews: list a cat's or a bodega's reviews (public), post one (signed-in, one per target),
 // delete one's own. Ratings are not touched here: the ratings worker recomputes them from the log.
 import { requestMetadata, signedInUser } from '../plugins/auth.ts';
-import { Review } from '../../contract/reviews.ts';
-import { Id, Pagination } from '../../contract/common.ts';
+import { NewReviewBody, PostedReview, ReviewPage } from '../../contract/reviews.ts';
 import type { FastifyPluginAsync } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -16,23 +15,11 @@ import { deleteReview, postReview } from './commands.ts';
 import { TEXT_LIMITS } from '../../contract/text-limits.ts';
 import { listReviews } from './read.ts';
 
-const OptionalId = Type.Optional(Type.Union([Id, Type.Null()]));
-
-const PostBody = Type.Object(
-  {
-    cat_id: OptionalId,
-    bodega_id: OptionalId,
-    rating: Type.Integer({ minimum: 1, maximum: 5 }),
-    comment: Type.Optional(Type.Union([Type.String(), Type.Null()])),
-  },
-  { additionalProperties: false },
-);
-
 // Any text is accepted as an id so that an id that cannot exist reads as "no such thing" (404),
 // the same as for cats and bodegas themselves.
 const TargetParams = Type.Object({ id: Type.String({ maxLength: 100 }) });
 
-function targetOf(body: { cat_id?: number | null; bodega_id?: number | null }): Target {
+function targetOf(body: NewReviewBody): Target {
   const cat = body.cat_id ?? null;
   const bodega = body.bodega_id ?? null;
   if ((cat === null) === (bodega === null)) {
@@ -57,10 +44,7 @@ const reviewsRoutes: FastifyPluginAsync = async (fastify) => {
         schema: {
           params: TargetParams,
           querystring: Type.Object(PageQuery),
-          response: {
-            200: Type.Object({ reviews: Type.Array(Review), pagination: Pagination }),
-            ...errors(400, 404),
-          },
+          response: { 200: ReviewPage, ...errors(400, 404) },
         },
       },
       async (request) => {
@@ -80,8 +64,8 @@ const reviewsRoutes: FastifyPluginAsync = async (fastify) => {
     {
       onRequest: app.requireUser,
       schema: {
-        body: PostBody,
-        response: { 201: Type.Object({ review: Review }), ...errors(400, 401, 404, 409, 503) },
+        body: NewReviewBody,
+        response: { 201: PostedReview, ...errors(400, 401, 404, 409, 503) },
       },
     },
     async (request, reply) => {

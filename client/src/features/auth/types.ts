@@ -1,5 +1,6 @@
-import type { User } from '../../../../contract/users.ts';
+import type { Session, User } from '../../../../contract/users.ts';
 
 export type { User };
 
-export type AuthResponse = { access_token: string; user: User };
+/** What signing in and registering answer. */
+export type AuthResponse = Session;

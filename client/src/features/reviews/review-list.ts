@@ -1,7 +1,8 @@
-import type { Pagination, Review } from '../../lib/catalogue.ts';
+import type { Review } from '../../lib/catalogue.ts';
+import type { ReviewPage } from '../../../../contract/reviews.ts';
 
 /** One page of a cat's or shop's reviews, as the server answers it. */
-export type ReviewPage = { reviews: Review[]; pagination: Pagination };
+export type { ReviewPage };
 
 /** Reviews per page of a cat's or shop's list. */
 export const REVIEWS_PER_PAGE = 20;

@@ -2,11 +2,13 @@ import { mutationOptions, useMutation } from '@tanstack/react-query';
 import { api } from '../../../lib/api.ts';
 import { useSession } from '../stores/session.ts';
 import type { AuthResponse } from '../types.ts';
+import type { RegisterBody } from '../../../../../contract/users.ts';
 
-export type NewAccount = { username: string; email: string; password: string };
+export type NewAccount = RegisterBody;
 
 export function registerAccount(username: string, email: string, password: string): Promise<AuthResponse> {
-  return api.post<AuthResponse>('/api/auth/register', { username, email, password });
+  const body: NewAccount = { username, email, password };
+  return api.post<AuthResponse>('/api/auth/register', body);
 }
 
 /** Creates the account and signs in with it. */

@@ -2,13 +2,15 @@ import { mutationOptions, useMutation } from '@tanstack/react-query';
 import { api } from '../../../lib/api.ts';
 import type { Review, TargetType } from '../../../lib/catalogue.ts';
 import { addReview } from './cache.ts';
+import type { NewReviewBody, PostedReview } from '../../../../../contract/reviews.ts';
 
-export type NewReview = { rating: number; comment: string };
+/** What the review form sends: a rating and a comment, maybe empty. */
+export type NewReview = Required<Pick<NewReviewBody, 'rating'>> & { comment: string };
 
 export async function postReview(type: TargetType, targetId: number, review: NewReview): Promise<Review> {
   const target = type === 'cat' ? { cat_id: targetId } : { bodega_id: targetId };
-  const body = await api.post<{ review: Review }>('/api/reviews', { ...target, ...review });
-  return body.review;
+  const body: NewReviewBody = { ...target, ...review };
+  return (await api.post<PostedReview>('/api/reviews', body)).review;
 }
 
 /** Posts a review; it joins its target's cached list at once, as the server answered it. */
