@@ -29,7 +29,8 @@ export async function startWorker(
     reconciler
       .run()
       .then((found) => {
-        if (found.photos + found.ratings > 0) logger.warn(found, 'reconciler re-drove unfinished work');
+        if (Object.values(found).some((n) => n > 0))
+          logger.warn(found, 'reconciler re-drove unfinished work');
       })
       .catch((error: unknown) => logger.warn({ err: error }, 'reconciler pass failed; will try again'));
   }, options.reconcileMs ?? RECONCILE_EVERY_MS);
