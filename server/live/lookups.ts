@@ -11,7 +11,6 @@ import type { DB } from '../db/schema.ts';
 import { openEvents } from '../events/personal.ts';
 import { EVENT_COLUMNS, type EventRow, toRecordedEvent } from '../events/store.ts';
 import { streamIds, type BodegaFields, type RecordedEvent } from '../events/types.ts';
-import { photoUrl } from '../photos/urls.ts';
 import type { LiveLookups } from './messages.ts';
 
 const USERNAME_CACHE = 5000;
@@ -52,13 +51,7 @@ export function createLiveLookups(db: Kysely<DB>): LiveLookups {
         .where('status', '=', 'ready')
         .where('hidden', '=', false)
         .executeTakeFirst();
-      return row
-        ? {
-            id: Number(row.id),
-            url: photoUrl(type, row.filename, 'large'),
-            thumbUrl: photoUrl(type, row.filename, 'thumb'),
-          }
-        : null;
+      return row ? { id: Number(row.id), filename: row.filename } : null;
     },
     async targetDeletedIn(type, targetId, transactionId) {
       const [streamId, deletion] =

@@ -8,7 +8,8 @@ import type { TargetType } from '../db/schema.ts';
 import { formatCursor, cursorOf } from '../events/consumer.ts';
 import { ERASED } from '../events/personal.ts';
 import { assertNever, type BodegaFields, type RecordedEvent } from '../events/types.ts';
-import { photoUrl } from '../photos/urls.ts';
+import { primaryPhotoUrls } from '../catalogue/read.ts';
+import { toPhoto } from '../photos/read.ts';
 import { toReview } from '../reviews/read.ts';
 import type { Subject } from './visibility.ts';
 
@@ -28,10 +29,7 @@ export type LiveLookups = {
   bodegaAsOf(bodegaId: number, position: number): Promise<BodegaFields | null>;
   photoUpload(photoId: number): Promise<PhotoUpload | null>;
   /** The target's primary photo now, if it is ready and not hidden. */
-  primaryPhotoOf(
-    type: TargetType,
-    targetId: number,
-  ): Promise<{ id: number; url: string; thumbUrl: string } | null>;
+  primaryPhotoOf(type: TargetType, targetId: number): Promise<{ id: number; filename: string } | null>;
   username(userId: number): Promise<string | null>;
   /** The bodega a cat belongs to (it never moves), also once the cat is deleted. */
   catBodega(catId: number): Promise<number | null>;
@@ -108,6 +106,15 @@ async function subjectsOf(message: LiveEvent, lookups: LiveLookups): Promise<Sub
   }
 }
 
+/** The target a photo message is about and its primary photo now (TargetPrimary, contract/live.ts). */
+function targetPrimary(
+  d: { target_type: TargetType; target_id: number },
+  primary: { filename: string } | null,
+) {
+  const urls = primaryPhotoUrls(d.target_type, primary?.filename ?? null);
+  return { target_type: d.target_type, target_id: d.target_id, ...urls };
+}
+
 /** The target's primary photo, shown in a photo message as it stood when the message was built. */
 function primarySubject(primary: { id: number } | null, photoId: number): Subject[] {
   return primary && primary.id !== photoId ? [{ type: 'photo', id: primary.id, as: 'primary' }] : [];
@@ -164,13 +171,7 @@ async function buildData(event: RecordedEvent, lookups: LiveLookups): Promise<An
       )
         return null;
       const primary = await lookups.primaryPhotoOf(d.target_type, d.target_id);
-      const data = {
-        id: d.photo_id,
-        target_type: d.target_type,
-        target_id: d.target_id,
-        primary_photo: primary?.url ?? null,
-        primary_thumb: primary?.thumbUrl ?? null,
-      };
+      const data = { id: d.photo_id, ...targetPrimary(d, primary) };
       const shown = primarySubject(primary, d.photo_id);
       return event.type === 'PhotoPrimarySet'
         ? ['photo.primary', data, shown]
@@ -255,25 +256,19 @@ async function photoReady(
   // Gone, or its uploader's account is (the caption can no longer be opened): nothing to show.
   if (!photo || photo.caption === ERASED) return null;
   const primary = await lookups.primaryPhotoOf(d.target_type, d.target_id);
-  return [
-    'photo.ready',
-    {
-      id: d.photo_id,
-      target_type: d.target_type,
-      target_id: d.target_id,
-      filename: photo.filename,
-      caption: photo.caption,
-      is_primary: primary?.id === d.photo_id,
-      status: 'ready',
-      url: photoUrl(d.target_type, photo.filename, 'large'),
-      thumb_url: photoUrl(d.target_type, photo.filename, 'thumb'),
-      width: d.width,
-      height: d.height,
-      uploaded_by: photo.uploadedBy,
-      created_at: photo.uploadedAt.toISOString(),
-      primary_photo: primary?.url ?? null,
-      primary_thumb: primary?.thumbUrl ?? null,
-    },
-    primarySubject(primary, d.photo_id),
-  ];
+  const ready = toPhoto({
+    id: d.photo_id,
+    target_type: d.target_type,
+    filename: photo.filename,
+    caption: photo.caption,
+    is_primary: primary?.id === d.photo_id,
+    status: 'ready',
+    width: d.width,
+    height: d.height,
+    uploaded_by: photo.uploadedBy,
+    created_at: photo.uploadedAt,
+    // A hidden photo's message is withheld (its subjects), never sent marked.
+    hidden: false,
+  });
+  return ['photo.ready', { ...ready, ...targetPrimary(d, primary) }, primarySubject(primary, d.photo_id)];
 }

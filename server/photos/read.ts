@@ -4,7 +4,23 @@ import type { DB, PhotoRow, TargetType } from '../db/schema.ts';
 import type { Photo } from '../../contract/catalogue.ts';
 import { photoUrl } from './urls.ts';
 
-export function toPhoto(row: PhotoRow): Photo {
+/** What a Photo is built from: its row, or what the live stream knows of it from the log. */
+export type PhotoFields = Pick<
+  PhotoRow,
+  | 'id'
+  | 'target_type'
+  | 'filename'
+  | 'caption'
+  | 'is_primary'
+  | 'status'
+  | 'width'
+  | 'height'
+  | 'uploaded_by'
+  | 'created_at'
+  | 'hidden'
+>;
+
+export function toPhoto(row: PhotoFields): Photo {
   const ready = row.status === 'ready';
   return {
     id: Number(row.id),
