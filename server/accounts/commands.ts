@@ -1,11 +1,9 @@
 // Changing a password and signing out everywhere. Each raises the user's token version, so every
 // token issued before gets 401, and records an event on the account's stream, in the caller's
 // transaction. The events name the user only: credentials stay in users (see users.ts).
-import type { Kysely } from 'kysely';
-import type { DB } from '../db/schema.ts';
 import { Forbidden, Unauthorized } from '../errors.ts';
 import { ACCOUNT_GONE } from '../events/personal.ts';
-import type { EventStore } from '../events/store.ts';
+import type { EventStore, WriteTx } from '../events/store.ts';
 import { streamIds, type EventMetadata, type NewEvent } from '../events/types.ts';
 import { raiseTokenVersion, replacePassword } from './users.ts';
 
@@ -20,26 +18,26 @@ export type AccountCommand = { userId: number; metadata: EventMetadata };
  * the given current password wrong: 403, and nothing changes.
  */
 export async function changePassword(
-  trx: Kysely<DB>,
+  tx: WriteTx,
   store: EventStore,
   command: AccountCommand & { previousHash: string; newHash: string },
 ): Promise<number> {
-  const version = await replacePassword(trx, command.userId, command.previousHash, command.newHash);
+  const version = await replacePassword(tx.trx, command.userId, command.previousHash, command.newHash);
   if (version === null) throw new Forbidden(WRONG_CURRENT_PASSWORD);
-  await record(trx, store, command, { type: 'PasswordChanged', data: { user_id: command.userId } });
+  await record(tx, store, command, { type: 'PasswordChanged', data: { user_id: command.userId } });
   return version;
 }
 
 /** Ends every session of the user, the caller's own included. */
 export async function signOutEverywhere(
-  trx: Kysely<DB>,
+  tx: WriteTx,
   store: EventStore,
   command: AccountCommand,
 ): Promise<void> {
-  if ((await raiseTokenVersion(trx, command.userId)) === null) throw new Unauthorized(ACCOUNT_GONE);
-  await record(trx, store, command, { type: 'SignedOutEverywhere', data: { user_id: command.userId } });
+  if ((await raiseTokenVersion(tx.trx, command.userId)) === null) throw new Unauthorized(ACCOUNT_GONE);
+  await record(tx, store, command, { type: 'SignedOutEverywhere', data: { user_id: command.userId } });
 }
 
-async function record(trx: Kysely<DB>, store: EventStore, command: AccountCommand, event: NewEvent) {
-  await store.append(trx, streamIds.account(command.userId), 'any', [event], { metadata: command.metadata });
+async function record(tx: WriteTx, store: EventStore, command: AccountCommand, event: NewEvent) {
+  await store.append(tx, streamIds.account(command.userId), 'any', [event], { metadata: command.metadata });
 }

@@ -44,8 +44,8 @@ const credentialRoutes: FastifyPluginAsync = async (app) => {
       await settleSuccessfulLogin(db, attempt);
       // Hashing is slow on purpose: done before the transaction so that stays short.
       const newHash = await hashPassword(newPassword);
-      const version = await writeTransaction(db, (trx) =>
-        changePassword(trx, store, {
+      const version = await writeTransaction(db, (tx) =>
+        changePassword(tx, store, {
           userId: user.id,
           metadata: requestMetadata(request),
           previousHash: account.passwordHash,
@@ -75,8 +75,8 @@ const credentialRoutes: FastifyPluginAsync = async (app) => {
       if (!(await verifyPassword(request.body.password, account.passwordHash)))
         throw new Forbidden(WRONG_PASSWORD);
       await settleSuccessfulLogin(db, attempt);
-      const photos = await writeTransaction(db, (trx) =>
-        deleteAccount(trx, store, { userId: user.id, metadata: requestMetadata(request) }),
+      const photos = await writeTransaction(db, (tx) =>
+        deleteAccount(tx, store, { userId: user.id, metadata: requestMetadata(request) }),
       );
       // Committed: the files can go now. The photos jobs their deletions dispatched remove them too,
       // should this process stop first.
@@ -93,8 +93,8 @@ const credentialRoutes: FastifyPluginAsync = async (app) => {
     },
     async (request) => {
       const user = signedInUser(request);
-      await writeTransaction(db, (trx) =>
-        signOutEverywhere(trx, store, { userId: user.id, metadata: requestMetadata(request) }),
+      await writeTransaction(db, (tx) =>
+        signOutEverywhere(tx, store, { userId: user.id, metadata: requestMetadata(request) }),
       );
       return {};
     },

@@ -4,11 +4,10 @@
 // catalogue's created_by); the users row goes, and so does the data key every personal field they
 // wrote was sealed under (server/events/personal.ts). Recently viewed and stored idempotent
 // answers are not events and are deleted here.
-import type { Kysely } from 'kysely';
-import type { DB, PhotoRow } from '../db/schema.ts';
+import type { PhotoRow } from '../db/schema.ts';
 import { Unauthorized } from '../errors.ts';
 import { ACCOUNT_GONE, accountWriteLock } from '../events/personal.ts';
-import { passWriterGate, type EventStore } from '../events/store.ts';
+import { passWriterGate, type EventStore, type WriteTx } from '../events/store.ts';
 import { streamIds } from '../events/types.ts';
 import { forgetIdempotentAnswers } from '../http/idempotency.ts';
 import { clearRecentlyViewed } from '../lists/recently-viewed.ts';
@@ -22,10 +21,11 @@ export const WRONG_PASSWORD = 'Password is incorrect';
 
 /** Answers the deleted photos, whose files the caller removes once the transaction has committed. */
 export async function deleteAccount(
-  trx: Kysely<DB>,
+  tx: WriteTx,
   store: EventStore,
   command: AccountCommand,
 ): Promise<PhotoRow[]> {
+  const { trx } = tx;
   const { userId, metadata } = command;
   // The person's account lock first, which their uploads take before the photo locks that the
   // photo deletions below take too (accountWriteLock): an upload in flight commits before this goes
@@ -34,7 +34,7 @@ export async function deleteAccount(
   // account row: any write that seals under the person's key holds it (key share) and so finishes
   // before this goes on, or starts after and finds no account (401); a view records itself
   // holding it too (recordView).
-  await passWriterGate(trx, [accountWriteLock(userId, 'exclusive')]);
+  await passWriterGate(tx, [accountWriteLock(userId, 'exclusive')]);
   const account = await trx
     .selectFrom('users')
     .select('id')
@@ -50,7 +50,7 @@ export async function deleteAccount(
     .orderBy('id')
     .execute();
   for (const { id } of reviews) {
-    await deleteReview(trx, store, { userId, reviewId: Number(id) }, metadata);
+    await deleteReview(tx, store, { userId, reviewId: Number(id) }, metadata);
   }
 
   const photos = await trx
@@ -63,11 +63,11 @@ export async function deleteAccount(
   for (const photo of photos) {
     const target = { type: photo.target_type, id: Number(photo.target_id) };
     const change = { target, photoId: Number(photo.id), actorId: userId };
-    deleted.push(await deletePhoto(trx, store, change, metadata));
+    deleted.push(await deletePhoto(tx, store, change, metadata));
   }
 
   await store.append(
-    trx,
+    tx,
     streamIds.account(userId),
     'any',
     [{ type: 'AccountDeleted', data: { user_id: userId } }],

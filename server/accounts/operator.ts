@@ -14,10 +14,10 @@ export async function deleteAccountByUsername(
   username: string,
 ): Promise<DeletedAccount> {
   const { db } = services.database;
-  const photos = await writeTransaction(db, async (trx) => {
-    const userId = await findUserIdByUsername(trx, username);
+  const photos = await writeTransaction(db, async (tx) => {
+    const userId = await findUserIdByUsername(tx.trx, username);
     if (userId === null) throw new NotFound(`No user is called "${username}"`);
-    return deleteAccount(trx, services.store, { userId, metadata: { actor_id: null } });
+    return deleteAccount(tx, services.store, { userId, metadata: { actor_id: null } });
   });
   await Promise.all(photos.map((photo) => deletePhotoObjects(services.photoStorage, photo, services.logger)));
   return { username, photos: photos.length };

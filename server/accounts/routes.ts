@@ -47,7 +47,7 @@ const accountRoutes: FastifyPluginAsync = async (app) => {
       // Hashing is slow on purpose: do it before the transaction so that stays short.
       const passwordHash = await hashPassword(account.password);
       try {
-        return await runCommand(db, request, reply, async (trx) => {
+        return await runCommand(db, request, reply, async ({ trx }) => {
           const id = await nextId(trx, 'user_ids');
           const user = { id, username: account.username, email: account.email, role: 'member' as const };
           await insertUser(trx, { ...user, passwordHash });

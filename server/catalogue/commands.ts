@@ -3,7 +3,7 @@
 import type { Kysely } from 'kysely';
 import type { DB, TargetType } from '../db/schema.ts';
 import { ConcurrencyError, NotFound } from '../errors.ts';
-import { nextId, type EventStore } from '../events/store.ts';
+import { nextId, type EventStore, type WriteTx } from '../events/store.ts';
 import { streamIds, type BodegaFields, type CatFields, type EventMetadata } from '../events/types.ts';
 import { lockTarget, type Reader, type Target } from '../events/targets.ts';
 import { decideBodega, type BodegaText } from './bodega.ts';
@@ -12,7 +12,7 @@ import { bodegaMatchKey } from './normalize.ts';
 import { loadBodega, loadCat, lockBodegaKey } from './streams.ts';
 import type { Coordinates } from './validation.ts';
 
-export type WriteContext = { trx: Kysely<DB>; store: EventStore; metadata: EventMetadata };
+export type WriteContext = { tx: WriteTx; store: EventStore; metadata: EventMetadata };
 
 /**
  * What deleting a cat or bodega asks of its photos. The photos domain answers (routes.ts hands it
@@ -25,7 +25,7 @@ export type TargetPhotos = {
    * Deletes every photo of the target, each the way a single deletion does (its PhotoDeleted
    * dispatches the job that removes its files), before the target's own deletion event.
    */
-  deleteAll(trx: Kysely<DB>, store: EventStore, target: Target, metadata: EventMetadata): Promise<unknown>;
+  deleteAll(tx: WriteTx, store: EventStore, target: Target, metadata: EventMetadata): Promise<unknown>;
 };
 
 /** The ids a deletion removed, by kind: what else holds them (readers' lists) lets them go too. */
@@ -69,17 +69,18 @@ function lookupOf(author: Author): LookupFor {
 }
 
 export async function addBodega(
-  { trx, store, metadata }: WriteContext,
+  { tx, store, metadata }: WriteContext,
   fields: BodegaFields,
   author: Author,
 ): Promise<number> {
+  const { trx } = tx;
   const key = bodegaMatchKey(fields.name, fields.address);
   await lockBodegaKey(trx, key);
   const duplicateOf = await findBodegaIdByKey(trx, key, lookupOf(author));
   const createdBy = author?.id ?? null;
   const bodegaId = await nextId(trx, 'bodega_ids');
   const events = decideBodega({ type: 'AddBodega', bodegaId, createdBy, fields, duplicateOf }, null);
-  await store.append(trx, streamIds.bodega(bodegaId), 0, events, { metadata });
+  await store.append(tx, streamIds.bodega(bodegaId), 0, events, { metadata });
   return bodegaId;
 }
 
@@ -93,10 +94,10 @@ export async function findOrAddBodega(
   author: Author,
 ): Promise<number> {
   const key = bodegaMatchKey(fields.name, fields.address);
-  await lockBodegaKey(ctx.trx, key);
-  const found = await findBodegaIdByKey(ctx.trx, key, lookupOf(author));
+  await lockBodegaKey(ctx.tx.trx, key);
+  const found = await findBodegaIdByKey(ctx.tx.trx, key, lookupOf(author));
   // A share lock keeps the bodega from being deleted or edited until the cat is in.
-  const bodega = found === null ? null : await loadBodega(ctx.trx, found, 'share');
+  const bodega = found === null ? null : await loadBodega(ctx.tx.trx, found, 'share');
   if (bodega && !bodega.deleted) return bodega.id;
   return addBodega(ctx, fields, author);
 }
@@ -107,9 +108,9 @@ export async function addCat(
   fields: CatFields,
   createdBy: number | null,
 ): Promise<number> {
-  const catId = await nextId(ctx.trx, 'cat_ids');
+  const catId = await nextId(ctx.tx.trx, 'cat_ids');
   const events = decideCat({ type: 'AddCat', catId, bodegaId, createdBy, fields }, null);
-  await ctx.store.append(ctx.trx, streamIds.cat(catId), 0, events, { metadata: ctx.metadata });
+  await ctx.store.append(ctx.tx, streamIds.cat(catId), 0, events, { metadata: ctx.metadata });
   return catId;
 }
 
@@ -120,10 +121,10 @@ export async function editCat(
   expectedVersion: number | null,
   edit: CatEdit,
 ): Promise<void> {
-  const cat = await loadCat(ctx.trx, catId, 'update');
+  const cat = await loadCat(ctx.tx.trx, catId, 'update');
   const events = decideCat({ type: 'EditCat', actorId, expectedVersion, edit }, cat);
   if (events.length > 0)
-    await ctx.store.append(ctx.trx, streamIds.cat(catId), cat!.version, events, { metadata: ctx.metadata });
+    await ctx.store.append(ctx.tx, streamIds.cat(catId), cat!.version, events, { metadata: ctx.metadata });
 }
 
 export async function deleteCat(
@@ -133,17 +134,17 @@ export async function deleteCat(
   actorId: number,
   expectedVersion: number | null,
 ): Promise<Removed> {
-  const bodegaId = await bodegaOfCat(ctx.trx, catId);
+  const bodegaId = await bodegaOfCat(ctx.tx.trx, catId);
   // Before any row lock: a row lock gives this transaction its id, and replay follows transaction
   // ids. An upload, review or save that commits while this waits for these locks must have the
   // lower id, or replay would add its row after the cat had gone (see lockTarget).
-  await photos.lock(ctx.trx, { type: 'cat', id: catId });
-  await lockTarget(ctx.trx, { type: 'cat', id: catId }, 'exclusive');
-  await loadBodega(ctx.trx, bodegaId, 'share');
-  const cat = await loadCat(ctx.trx, catId, 'update');
+  await photos.lock(ctx.tx.trx, { type: 'cat', id: catId });
+  await lockTarget(ctx.tx.trx, { type: 'cat', id: catId }, 'exclusive');
+  await loadBodega(ctx.tx.trx, bodegaId, 'share');
+  const cat = await loadCat(ctx.tx.trx, catId, 'update');
   const events = decideCat({ type: 'DeleteCat', actorId, expectedVersion }, cat);
-  await photos.deleteAll(ctx.trx, ctx.store, { type: 'cat', id: catId }, ctx.metadata);
-  await ctx.store.append(ctx.trx, streamIds.cat(catId), cat!.version, events, { metadata: ctx.metadata });
+  await photos.deleteAll(ctx.tx, ctx.store, { type: 'cat', id: catId }, ctx.metadata);
+  await ctx.store.append(ctx.tx, streamIds.cat(catId), cat!.version, events, { metadata: ctx.metadata });
   return { cat: [catId], bodega: [] };
 }
 
@@ -162,13 +163,13 @@ export async function editBodega(
 ): Promise<void> {
   const actorId = actor.id;
   const key = bodegaMatchKey(edit.text.name, edit.text.address);
-  await lockBodegaKey(ctx.trx, key);
-  const bodega = await loadBodega(ctx.trx, bodegaId, 'update');
+  await lockBodegaKey(ctx.tx.trx, key);
+  const bodega = await loadBodega(ctx.tx.trx, bodegaId, 'update');
   const renamed = bodega !== null && key !== bodegaMatchKey(bodega.fields.name, bodega.fields.address);
-  const duplicateOf = renamed ? await findBodegaIdByKey(ctx.trx, key, lookupOf(actor)) : null;
+  const duplicateOf = renamed ? await findBodegaIdByKey(ctx.tx.trx, key, lookupOf(actor)) : null;
   const events = decideBodega({ type: 'EditBodega', actorId, expectedVersion, duplicateOf, ...edit }, bodega);
   if (events.length > 0)
-    await ctx.store.append(ctx.trx, streamIds.bodega(bodegaId), bodega!.version, events, {
+    await ctx.store.append(ctx.tx, streamIds.bodega(bodegaId), bodega!.version, events, {
       metadata: ctx.metadata,
     });
 }
@@ -186,38 +187,38 @@ export async function deleteBodega(
 ): Promise<Removed> {
   // Photo and target locks before any row lock, as in deleteCat: the bodega's and those of the
   // cats it has now.
-  const catIds = await catsOfBodega(ctx.trx, bodegaId);
+  const catIds = await catsOfBodega(ctx.tx.trx, bodegaId);
   for (const target of [
     ...catIds.map((id) => ({ type: 'cat' as const, id })),
     { type: 'bodega' as const, id: bodegaId },
   ]) {
-    await photos.lock(ctx.trx, target);
-    await lockTarget(ctx.trx, target, 'exclusive');
+    await photos.lock(ctx.tx.trx, target);
+    await lockTarget(ctx.tx.trx, target, 'exclusive');
   }
-  const bodega = await loadBodega(ctx.trx, bodegaId, 'update');
+  const bodega = await loadBodega(ctx.tx.trx, bodegaId, 'update');
   const events = decideBodega({ type: 'DeleteBodega', actorId, expectedVersion }, bodega);
   // A cat added since the first read has locks this transaction could not take first.
-  const current = await catsOfBodega(ctx.trx, bodegaId);
+  const current = await catsOfBodega(ctx.tx.trx, bodegaId);
   if (current.some((id) => !catIds.includes(id))) throw new ConcurrencyError();
   for (const catId of current) {
-    const cat = await loadCat(ctx.trx, catId, 'update');
+    const cat = await loadCat(ctx.tx.trx, catId, 'update');
     const removal = decideCat({ type: 'DeleteCatWithBodega', bodegaId }, cat);
     if (removal.length === 0) continue;
-    await photos.deleteAll(ctx.trx, ctx.store, { type: 'cat', id: catId }, ctx.metadata);
-    await ctx.store.append(ctx.trx, streamIds.cat(catId), cat!.version, removal, { metadata: ctx.metadata });
+    await photos.deleteAll(ctx.tx, ctx.store, { type: 'cat', id: catId }, ctx.metadata);
+    await ctx.store.append(ctx.tx, streamIds.cat(catId), cat!.version, removal, { metadata: ctx.metadata });
   }
-  await photos.deleteAll(ctx.trx, ctx.store, { type: 'bodega', id: bodegaId }, ctx.metadata);
-  await ctx.store.append(ctx.trx, streamIds.bodega(bodegaId), bodega!.version, events, {
+  await photos.deleteAll(ctx.tx, ctx.store, { type: 'bodega', id: bodegaId }, ctx.metadata);
+  await ctx.store.append(ctx.tx, streamIds.bodega(bodegaId), bodega!.version, events, {
     metadata: ctx.metadata,
   });
   return { cat: current, bodega: [bodegaId] };
 }
 
 export async function verifyBodega(ctx: WriteContext, bodegaId: number, isVerified: boolean): Promise<void> {
-  const bodega = await loadBodega(ctx.trx, bodegaId, 'update');
+  const bodega = await loadBodega(ctx.tx.trx, bodegaId, 'update');
   const events = decideBodega({ type: 'VerifyBodega', isVerified }, bodega);
   if (events.length > 0)
-    await ctx.store.append(ctx.trx, streamIds.bodega(bodegaId), bodega!.version, events, {
+    await ctx.store.append(ctx.tx, streamIds.bodega(bodegaId), bodega!.version, events, {
       metadata: ctx.metadata,
     });
 }

@@ -2,6 +2,7 @@
 // Generated from a fixed seed, so every run produces the same city, and appended as ordinary
 // domain events through the event store, so replay, search and the live stream treat it like
 // anything users add. Phone numbers are in the fictional 555-01xx range.
+import { writeTransaction } from '../events/store.ts';
 import type { BodegaFields, CatFields } from '../events/types.ts';
 import { addBodega, addCat, findBodegaIdByKey, verifyBodega } from './commands.ts';
 import { bodegaMatchKey } from './normalize.ts';
@@ -218,12 +219,12 @@ function shuffled<T>(random: Random, items: readonly T[]): T[] {
  */
 export async function seedDemoData(services: Services): Promise<{ bodegas: number; cats: number }> {
   const city = demoCity();
-  return services.database.db.transaction().execute(async (trx) => {
+  return writeTransaction(services.database.db, async (tx) => {
     // Two processes seeding at once: the second waits here, then finds the city there.
     const firstKey = bodegaMatchKey(city[0]!.name, city[0]!.address);
-    await lockBodegaKey(trx, firstKey);
-    if ((await findBodegaIdByKey(trx, firstKey, 'operator')) !== null) return { bodegas: 0, cats: 0 };
-    const ctx = { trx, store: services.store, metadata: { actor_id: null, request_id: 'demo-seed' } };
+    await lockBodegaKey(tx.trx, firstKey);
+    if ((await findBodegaIdByKey(tx.trx, firstKey, 'operator')) !== null) return { bodegas: 0, cats: 0 };
+    const ctx = { tx, store: services.store, metadata: { actor_id: null, request_id: 'demo-seed' } };
     let cats = 0;
     for (const { borough: _, verified, cats: residents, ...fields } of city) {
       const bodegaId = await addBodega(ctx, fields, null);

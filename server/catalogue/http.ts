@@ -5,6 +5,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type, type Static, type TObject, type TSchema } from '@sinclair/typebox';
 import type { Kysely } from 'kysely';
 import type { DB, TargetType } from '../db/schema.ts';
+import type { WriteTx } from '../events/store.ts';
 import { runCommand } from '../http/idempotency.ts';
 import { targetNotFound } from '../events/targets.ts';
 import { errors, pathTarget } from '../http/schemas.ts';
@@ -19,9 +20,9 @@ const Message = Type.Object({ message: Type.String() });
 /** Any text: a path segment that is not a whole number names nothing, so it is a 404, not a 400. */
 const ItemParams = Type.Object({ id: Type.String({ maxLength: 200 }) });
 
-export function writeContext(request: FastifyRequest, trx: Kysely<DB>): WriteContext {
+export function writeContext(request: FastifyRequest, tx: WriteTx): WriteContext {
   return {
-    trx,
+    tx,
     store: request.server.services.store,
     metadata: requestMetadata(request),
   };
@@ -106,10 +107,10 @@ export function registerReadAndDelete<Body>(app: FastifyInstance, item: ItemRout
       const user = signedInUser(request);
       const { id } = pathTarget(item.type, request.params.id);
       const expected = expectedVersionOf(request.headers['if-match']);
-      return runCommand(db, request, reply, async (trx) => {
-        const removed = await item.remove(writeContext(request, trx), item.photos, id, user.id, expected);
-        await item.lists.forgetViews(trx, 'cat', removed.cat);
-        await item.lists.forgetViews(trx, 'bodega', removed.bodega);
+      return runCommand(db, request, reply, async (tx) => {
+        const removed = await item.remove(writeContext(request, tx), item.photos, id, user.id, expected);
+        await item.lists.forgetViews(tx.trx, 'cat', removed.cat);
+        await item.lists.forgetViews(tx.trx, 'bodega', removed.bodega);
         return { status: 200, body: { message: item.deleted } };
       });
     },
@@ -139,9 +140,9 @@ export function registerAdd<Body extends TObject, Item>(
     async (request, reply) => {
       const user = signedInUser(request);
       const add = await prepare(cleanText(request.body as Static<Body>), user);
-      return runCommand(db, request, reply, async (trx) => {
-        const id = await add(writeContext(request, trx));
-        return { status: 201, body: await itemResponse(item, trx, id, user) };
+      return runCommand(db, request, reply, async (tx) => {
+        const id = await add(writeContext(request, tx));
+        return { status: 201, body: await itemResponse(item, tx.trx, id, user) };
       });
     },
   );
@@ -174,9 +175,9 @@ export function registerEdit<Body extends TObject, Item>(
       const { id } = pathTarget(item.type, request.params.id);
       const expected = expectedVersionOf(request.headers['if-match']);
       const edit = await prepare({ id, actor: user, expected }, cleanText(request.body as Static<Body>));
-      return runCommand(db, request, reply, async (trx) => {
-        await edit(writeContext(request, trx));
-        return { status: 200, body: await itemResponse(item, trx, id, user) };
+      return runCommand(db, request, reply, async (tx) => {
+        await edit(writeContext(request, tx));
+        return { status: 200, body: await itemResponse(item, tx.trx, id, user) };
       });
     },
   );

@@ -111,35 +111,38 @@ export function openField(key: Buffer | undefined, ownerId: number, stored: unkn
 }
 
 /**
- * Transactions that hold an account for a write (runCommand's account hold): the account exists
- * and a deletion waits for the transaction, so the person's key needs no check of its own. The
- * hold read their wrapped key in its statement (null when they have none yet).
+ * An account a write transaction holds (runCommand's account hold): the account exists and a
+ * deletion waits for the transaction, so the person's key needs no check of its own. The hold read
+ * their wrapped key in its statement (null when they have none yet).
  */
-const heldAccounts = new WeakMap<Kysely<DB>, { userId: number; wrappedKey: Buffer | null }>();
+export type HeldAccount = { userId: number; wrappedKey: Buffer | null };
 
-/** Notes that `trx` holds `userId`'s account, with the wrapped key its hold statement read. */
-export function noteAccountHeld(trx: Kysely<DB>, userId: number, wrappedKey: unknown): void {
-  heldAccounts.set(trx, { userId, wrappedKey: wrappedKey ? Buffer.from(wrappedKey as Buffer) : null });
+/** The account `userId` as held, with the wrapped key its hold statement read. */
+export function heldAccount(userId: number, wrappedKey: unknown): HeldAccount {
+  return { userId, wrappedKey: wrappedKey ? Buffer.from(wrappedKey as Buffer) : null };
 }
 
-/** The wrapped key as the account hold's statement reads it (see noteAccountHeld). */
+/** The wrapped key as the account hold's statement reads it (see heldAccount). */
 export function wrappedKeyOf(userId: number): RawBuilder<unknown> {
   return sql`(select k.wrapped_key from user_keys k where k.user_id = ${userId})`;
 }
 
 /**
  * The user's data key for sealing, made on first use; null when their account has been deleted.
- * Under an account hold (see heldAccounts) it costs no statement once the key exists. Otherwise an
+ * Under an account hold (see HeldAccount) it costs no statement once the key exists. Otherwise an
  * existing user row is held (key share) to the end of the transaction, so an account deletion,
  * which locks the row first, either waits for this write or has already committed its
  * AccountDeleted, which this then finds. (A user id with no account that was never deleted, as
  * written by tools and tests around the API, gets a key like anyone.)
  */
-async function keyForSealing(trx: Kysely<DB>, userId: number): Promise<Buffer | null> {
-  const held = heldAccounts.get(trx);
+async function keyForSealing(
+  trx: Kysely<DB>,
+  userId: number,
+  held: HeldAccount | null,
+): Promise<Buffer | null> {
   if (held?.userId === userId) {
     if (held.wrappedKey) return unwrap(userId, held.wrappedKey);
-    return (await newKey(trx, userId)) ?? heldKey(trx, userId);
+    return (await newKey(trx, userId)) ?? heldKey(trx, held);
   }
   // Its own statement, so that the next one's snapshot sees a deletion this had to wait for.
   const present = await sql`select id from users where id = ${userId} for key share`.execute(trx);
@@ -151,7 +154,7 @@ async function keyForSealing(trx: Kysely<DB>, userId: number): Promise<Buffer | 
   if (present.rows.length === 0 && row.deleted) return null;
   if (row.wrapped_key) return unwrap(userId, Buffer.from(row.wrapped_key));
   // Another write made the key first (and has committed: the conflict waited for it).
-  return (await newKey(trx, userId)) ?? keyForSealing(trx, userId);
+  return (await newKey(trx, userId)) ?? keyForSealing(trx, userId, held);
 }
 
 /** A new key for the user, stored wrapped; null when another write stored theirs first. */
@@ -165,13 +168,13 @@ async function newKey(trx: Kysely<DB>, userId: number): Promise<Buffer | null> {
 }
 
 /** A held account's key that another write stored meanwhile (the conflict waited for its commit). */
-async function heldKey(trx: Kysely<DB>, userId: number): Promise<Buffer> {
+async function heldKey(trx: Kysely<DB>, held: HeldAccount): Promise<Buffer> {
+  const { userId } = held;
   const { rows } = await sql<{ wrapped_key: Buffer }>`select ${wrappedKeyOf(userId)} as wrapped_key`.execute(
     trx,
   );
-  const wrapped = Buffer.from(rows[0]!.wrapped_key);
-  heldAccounts.set(trx, { userId, wrappedKey: wrapped });
-  return unwrap(userId, wrapped);
+  held.wrappedKey = Buffer.from(rows[0]!.wrapped_key);
+  return unwrap(userId, held.wrappedKey);
 }
 
 /** The personal fields of an event and whose they are; null for an event that has none. */
@@ -192,9 +195,14 @@ function ownerOf(type: string, data: Record<string, unknown>): number | null {
 
 /**
  * Each event's payload as it is stored: personal fields sealed under their author's key. A deleted
- * account cannot write: 401, and the transaction rolls back.
+ * account cannot write: 401, and the transaction rolls back. `held`: the account the transaction
+ * holds, if any.
  */
-export async function sealEventData(trx: Kysely<DB>, events: readonly NewEvent[]): Promise<object[]> {
+export async function sealEventData(
+  trx: Kysely<DB>,
+  events: readonly NewEvent[],
+  held: HeldAccount | null,
+): Promise<object[]> {
   const keys = new Map<number, Buffer>();
   const out: object[] = [];
   for (const event of events) {
@@ -206,7 +214,7 @@ export async function sealEventData(trx: Kysely<DB>, events: readonly NewEvent[]
     }
     let key = keys.get(owner);
     if (!key) {
-      key = (await keyForSealing(trx, owner)) ?? undefined;
+      key = (await keyForSealing(trx, owner, held)) ?? undefined;
       if (!key) throw new Unauthorized(ACCOUNT_GONE);
       keys.set(owner, key);
     }
@@ -309,7 +317,7 @@ export async function sealPlainEvents(db: Kysely<DB>): Promise<number> {
         const owner = ownerOf(row.type, data);
         let stored = data;
         if (owner !== null && hasPlainField(row.type, data)) {
-          if (!keys.has(owner)) keys.set(owner, await keyForSealing(trx, owner));
+          if (!keys.has(owner)) keys.set(owner, await keyForSealing(trx, owner, null));
           stored = sealFields(row.type, data, owner, keys.get(owner)!);
         }
         // Stamped as the version that sealed it, not the current one: the upcasters from there on

@@ -5,7 +5,7 @@ import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import { ConcurrencyError } from '../errors.ts';
 import { WRITERS_LOCK } from './locks.ts';
-import { openEvents, sealEventData } from './personal.ts';
+import { openEvents, sealEventData, type HeldAccount } from './personal.ts';
 import type { Projection } from './projection.ts';
 import { upcast } from './upcasters.ts';
 import { SCHEMA_VERSIONS, type EventMetadata, type NewEvent, type RecordedEvent } from './types.ts';
@@ -29,8 +29,13 @@ export type AppendResult = {
 };
 
 export type EventStore = {
+  /**
+   * In a write transaction, `to` is its WriteTx. A plain Kysely (tools and tests writing around
+   * writeTransaction) gets a transaction of its own when it is not one, passes the writer gate at
+   * each append and NOTIFYs from inside the transaction.
+   */
   append(
-    trx: Kysely<DB>,
+    to: WriteTx | Kysely<DB>,
     streamId: string,
     expected: ExpectedVersion,
     events: NewEvent[],
@@ -39,15 +44,28 @@ export type EventStore = {
   projections: readonly Projection[];
 };
 
-/** Transactions that have passed the writer gate already (it is held until they end). */
-const gated = new WeakSet<Kysely<DB>>();
-
 /**
- * Transactions run by writeTransaction: their appends leave the NOTIFY to writeTransaction, which
- * sends it once they have committed (see notifyAfterCommit); each maps to the highest position it
- * appended, or 0 while it has appended nothing.
+ * A transaction run by writeTransaction, and what the store knows of it: whether it has passed the
+ * writer gate, what its first gate statement takes along, what it appended and which account it
+ * holds. Commands get it, and pass it to every append and lock of theirs; their queries go to `trx`.
  */
-const notifyingAfterCommit = new WeakMap<Kysely<DB>, number>();
+export class WriteTx {
+  /** Has passed the writer gate, which it holds until it ends. */
+  gated = false;
+  /** What the first passWriterGate call takes before its own locks (see setGatePreamble). */
+  preamble: GatePreamble | null = null;
+  /**
+   * The highest position this transaction appended, 0 while it has appended nothing: its appends
+   * leave the NOTIFY to writeTransaction, which sends it once they have committed (notifyAfterCommit).
+   */
+  appendedUpTo = 0;
+  /** The account this write holds (runCommand's account hold), for sealing its author's text. */
+  heldAccount: HeldAccount | null = null;
+
+  constructor(readonly trx: Kysely<DB>) {}
+}
+
+const WRITER_GATE = sql`pg_advisory_xact_lock_shared(${WRITERS_LOCK})`;
 
 /**
  * The writer gate: WRITERS_LOCK, shared, until the transaction ends. Replay's swap takes it
@@ -60,21 +78,21 @@ const notifyingAfterCommit = new WeakMap<Kysely<DB>, number>();
  * a command whose first step is taking locks a round trip (see writeTransaction's `gateFirst`).
  * A preamble set on the transaction (setGatePreamble) joins the first call's statement.
  */
-export async function passWriterGate(trx: Kysely<DB>, locks: RawBuilder<unknown>[] = []): Promise<void> {
-  const preamble = preambles.get(trx);
-  preambles.delete(trx);
+export async function passWriterGate(tx: WriteTx, locks: RawBuilder<unknown>[] = []): Promise<void> {
+  const preamble = tx.preamble;
+  tx.preamble = null;
   const columns = [...(preamble?.locks ?? []), ...locks];
   if (preamble) columns.push(sql`${preamble.check} as preamble_ok`);
   if (preamble?.read) columns.push(sql`${preamble.read} as preamble_read`);
-  if (gated.has(trx) && columns.length === 0) return;
-  if (!gated.has(trx)) columns.unshift(sql`pg_advisory_xact_lock_shared(${WRITERS_LOCK})`);
+  if (tx.gated && columns.length === 0) return;
+  if (!tx.gated) columns.unshift(WRITER_GATE);
   const { rows } = await sql<{
     preamble_ok?: boolean;
     preamble_read?: unknown;
-  }>`select ${sql.join(columns)}`.execute(trx);
-  gated.add(trx);
+  }>`select ${sql.join(columns)}`.execute(tx.trx);
+  tx.gated = true;
   if (preamble && !rows[0]?.preamble_ok) throw preamble.refused();
-  preamble?.passed?.(trx, rows[0]?.preamble_read);
+  preamble?.passed?.(tx, rows[0]?.preamble_read);
 }
 
 /** Locks and a check that the transaction's first passWriterGate call takes before its own. */
@@ -85,10 +103,8 @@ export type GatePreamble = {
   refused(): Error;
   /** Read in the same statement (in its snapshot), and given to `passed` once the check holds. */
   read?: RawBuilder<unknown>;
-  passed?(trx: Kysely<DB>, read: unknown): void;
+  passed?(tx: WriteTx, read: unknown): void;
 };
-
-const preambles = new WeakMap<Kysely<DB>, GatePreamble>();
 
 /**
  * Has the transaction's first passWriterGate call take `preamble`'s locks before its own and
@@ -97,12 +113,12 @@ const preambles = new WeakMap<Kysely<DB>, GatePreamble>();
  * whose first statement is that call (writeTransaction's `gateFirst`); `preamblePending` tells
  * whether it has been taken.
  */
-export function setGatePreamble(trx: Kysely<DB>, preamble: GatePreamble): void {
-  preambles.set(trx, preamble);
+export function setGatePreamble(tx: WriteTx, preamble: GatePreamble): void {
+  tx.preamble = preamble;
 }
 
-export function preamblePending(trx: Kysely<DB>): boolean {
-  return preambles.has(trx);
+export function preamblePending(tx: WriteTx): boolean {
+  return tx.preamble !== null;
 }
 
 export type WriteTransactionOptions = {
@@ -119,15 +135,15 @@ export type WriteTransactionOptions = {
  */
 export async function writeTransaction<T>(
   db: Kysely<DB>,
-  work: (trx: Kysely<DB>) => Promise<T>,
+  work: (tx: WriteTx) => Promise<T>,
   options: WriteTransactionOptions = {},
 ): Promise<T> {
   let appendedUpTo = 0;
   const result = await db.transaction().execute(async (trx) => {
-    notifyingAfterCommit.set(trx, 0);
-    if (!options.gateFirst) await passWriterGate(trx);
-    const out = await work(trx);
-    appendedUpTo = notifyingAfterCommit.get(trx) ?? 0;
+    const tx = new WriteTx(trx);
+    if (!options.gateFirst) await passWriterGate(tx);
+    const out = await work(tx);
+    appendedUpTo = tx.appendedUpTo;
     return out;
   });
   if (appendedUpTo > 0) notifyAfterCommit(db, appendedUpTo);
@@ -197,12 +213,15 @@ type AppendedRow = {
 export function createEventStore(projections: readonly Projection[]): EventStore {
   return {
     projections,
-    async append(trx, streamId, expected, events, options = {}) {
-      if (!trx.isTransaction) {
-        return trx.transaction().execute((t) => this.append(t, streamId, expected, events, options));
+    async append(to, streamId, expected, events, options = {}) {
+      if (!(to instanceof WriteTx) && !to.isTransaction) {
+        return to.transaction().execute((t) => this.append(t, streamId, expected, events, options));
       }
       if (events.length === 0) throw new Error('append needs at least one event');
-      await passWriterGate(trx);
+      const tx = to instanceof WriteTx ? to : null;
+      const trx = tx?.trx ?? (to as Kysely<DB>);
+      if (tx) await passWriterGate(tx);
+      else await sql`select ${WRITER_GATE}`.execute(trx);
       if (options.idempotencyKey) {
         const seen = await trx
           .selectFrom('events')
@@ -212,11 +231,11 @@ export function createEventStore(projections: readonly Projection[]): EventStore
         if (seen) return { events: [], nextVersion: -1, duplicate: true };
       }
       // Personal fields go into the log sealed; the projections below get them as written.
-      const stored = await sealEventData(trx, events);
+      const stored = await sealEventData(trx, events, tx?.heldAccount ?? null);
       // One statement claims the versions (the stream row is the concurrency check: with a wrong
       // `expected` it yields no row, so no event is inserted) and inserts the events in order.
       const count = events.length;
-      const notifyLater = notifyingAfterCommit.has(trx);
+      const notifyLater = tx !== null;
       const { rows } = await sql<AppendedRow>`
         with claimed as (${claimVersions(streamId, expected, count)}),
         appended as (
@@ -249,8 +268,7 @@ export function createEventStore(projections: readonly Projection[]): EventStore
           }) as RecordedEvent,
       );
       await applyProjections(trx, projections, recorded);
-      if (notifyLater)
-        notifyingAfterCommit.set(trx, Math.max(notifyingAfterCommit.get(trx)!, recorded.at(-1)!.position));
+      if (tx) tx.appendedUpTo = Math.max(tx.appendedUpTo, recorded.at(-1)!.position);
       return { events: recorded, nextVersion, duplicate: false };
     },
   };

@@ -5,13 +5,14 @@ import { sql, type Kysely } from 'kysely';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { DB } from '../db/schema.ts';
 import { Conflict, Invalid, Unauthorized } from '../errors.ts';
-import { ACCOUNT_GONE, accountWriteLock, noteAccountHeld, wrappedKeyOf } from '../events/personal.ts';
+import { ACCOUNT_GONE, accountWriteLock, heldAccount, wrappedKeyOf } from '../events/personal.ts';
 import {
   passWriterGate,
   preamblePending,
   setGatePreamble,
   writeTransaction,
   type GatePreamble,
+  type WriteTx,
 } from '../events/store.ts';
 
 export type CommandResult = { status: number; body: unknown };
@@ -58,13 +59,15 @@ function accountHold(userId: number): GatePreamble {
     refused: () => new Unauthorized(ACCOUNT_GONE),
     // The person's data key, for a command that seals their text: no statement of its own.
     read: wrappedKeyOf(userId),
-    passed: (trx, wrappedKey) => noteAccountHeld(trx, userId, wrappedKey),
+    passed: (tx, wrappedKey) => {
+      tx.heldAccount = heldAccount(userId, wrappedKey);
+    },
   };
 }
 
-async function holdAccount(trx: Kysely<DB>, userId: number): Promise<void> {
-  setGatePreamble(trx, accountHold(userId));
-  await passWriterGate(trx);
+async function holdAccount(tx: WriteTx, userId: number): Promise<void> {
+  setGatePreamble(tx, accountHold(userId));
+  await passWriterGate(tx);
 }
 
 export type CommandOptions = {
@@ -87,7 +90,7 @@ export async function runCommand(
   db: Kysely<DB>,
   request: FastifyRequest,
   reply: FastifyReply,
-  command: (trx: Kysely<DB>) => Promise<CommandResult>,
+  command: (tx: WriteTx) => Promise<CommandResult>,
   options: CommandOptions = {},
 ): Promise<FastifyReply> {
   const key = request.headers['idempotency-key'];
@@ -97,14 +100,14 @@ export async function runCommand(
     return reply.status(result.status).send(result.body);
   }
   if (typeof key !== 'string') {
-    const held = async (trx: Kysely<DB>) => {
+    const held = async (tx: WriteTx) => {
       if (!options.locksFirst) {
-        await holdAccount(trx, userId);
-        return command(trx);
+        await holdAccount(tx, userId);
+        return command(tx);
       }
-      setGatePreamble(trx, accountHold(userId));
-      const result = await command(trx);
-      if (preamblePending(trx)) throw new Error('A locksFirst command did not pass the writer gate');
+      setGatePreamble(tx, accountHold(userId));
+      const result = await command(tx);
+      if (preamblePending(tx)) throw new Error('A locksFirst command did not pass the writer gate');
       return result;
     };
     const result = await writeTransaction(db, held, { gateFirst: true });
@@ -116,10 +119,11 @@ export async function runCommand(
     });
   pruneExpired(db, request.log);
   const hash = requestHash(request);
-  const keyed = async (trx: Kysely<DB>) => {
+  const keyed = async (tx: WriteTx) => {
+    const { trx } = tx;
     // The caller's account before the key's row lock: an account deletion takes it first and
     // then deletes the person's keys.
-    await holdAccount(trx, userId);
+    await holdAccount(tx, userId);
     const seen = await trx
       .selectFrom('idempotency_keys')
       .selectAll()
@@ -143,7 +147,7 @@ export async function runCommand(
         replayed: true,
       };
     }
-    const fresh = await command(trx);
+    const fresh = await command(tx);
     const inserted = await trx
       .insertInto('idempotency_keys')
       .values({

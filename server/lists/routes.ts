@@ -43,9 +43,9 @@ const listRoutes: FastifyPluginAsync = async (app) => {
           const { id } = pathTarget(type, request.params.id);
           const user = signedInUser(request);
           const metadata = { actor_id: user.id, request_id: request.id };
-          return runCommand(db, request, reply, async (trx) => {
+          return runCommand(db, request, reply, async (tx) => {
             const command = { userId: user.id, role: user.role, type, targetId: id, metadata };
-            await setSaved(trx, store, command, saved);
+            await setSaved(tx, store, command, saved);
             return { status: 200, body: { saved } };
           });
         },
@@ -76,7 +76,7 @@ const listRoutes: FastifyPluginAsync = async (app) => {
       schema: { response: { 200: Type.Object({ message: Type.String() }), ...errors(401, 409, 503) } },
     },
     async (request, reply) =>
-      runCommand(db, request, reply, async (trx) => {
+      runCommand(db, request, reply, async ({ trx }) => {
         await clearRecentlyViewed(trx, signedInUser(request).id);
         return { status: 200, body: { message: 'Recently viewed items cleared' } };
       }),

@@ -3,7 +3,7 @@
 import type { BodegaSummary, CatSummary } from '../../contract/catalogue.ts';
 import { sql, type Kysely } from 'kysely';
 import type { DB, TargetType } from '../db/schema.ts';
-import type { EventStore } from '../events/store.ts';
+import type { EventStore, WriteTx } from '../events/store.ts';
 import { holdTarget, shownTo } from '../events/targets.ts';
 import { streamIds, type EventMetadata, type Role } from '../events/types.ts';
 import { decideSave } from './saved-item.ts';
@@ -40,11 +40,12 @@ export async function isSaved(
  * double clicks and retries leave one entry and a quiet log. Runs inside the caller's transaction.
  */
 export async function setSaved(
-  trx: Kysely<DB>,
+  tx: WriteTx,
   store: EventStore,
   command: SaveCommand,
   saved: boolean,
 ): Promise<void> {
+  const { trx } = tx;
   const { userId, role, type, targetId } = command;
   const target = { type, id: targetId };
   // One save decision per user at a time, so two racing clicks cannot both append.
@@ -56,7 +57,7 @@ export async function setSaved(
   };
   const events = decideSave({ userId, target, saved }, state);
   if (events.length === 0) return;
-  await store.append(trx, streamIds.saves(userId), 'any', events, { metadata: command.metadata });
+  await store.append(tx, streamIds.saves(userId), 'any', events, { metadata: command.metadata });
 }
 
 export type Page = { page: number; perPage: number };

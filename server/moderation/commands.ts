@@ -3,7 +3,7 @@
 // (target.ts) decided. The projections hide or restore the content in the same commit.
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { DB } from '../db/schema.ts';
-import { nextId, passWriterGate, readStream, type EventStore } from '../events/store.ts';
+import { nextId, passWriterGate, readStream, type EventStore, type WriteTx } from '../events/store.ts';
 import { findTarget, lockTarget } from '../events/targets.ts';
 import { streamIds, type EventMetadata, type RecordedEvent } from '../events/types.ts';
 import { refuseOverDailyLimit, reporterLock, reporterStanding, type ReportRules } from './reporters.ts';
@@ -96,13 +96,17 @@ async function holdContent(trx: Kysely<DB>, target: ModerationTarget): Promise<C
  * first and then the rows of the person's reviews and photos this holds (see accountWriteLock).
  */
 async function loadModeration(
-  trx: Kysely<DB>,
+  tx: WriteTx,
   target: ModerationTarget,
   lockFirst: RawBuilder<unknown>[] = [],
 ): Promise<{ state: ModerationState; version: number }> {
   const stream = streamIds.moderation(target.type, target.id);
-  await passWriterGate(trx, [...lockFirst, sql`pg_advisory_xact_lock(hashtextextended(${stream}, 0))`]);
-  const events = (await readStream(trx, stream, MODERATION_EVENTS)) as RecordedEvent<ModerationEventType>[];
+  await passWriterGate(tx, [...lockFirst, sql`pg_advisory_xact_lock(hashtextextended(${stream}, 0))`]);
+  const events = (await readStream(
+    tx.trx,
+    stream,
+    MODERATION_EVENTS,
+  )) as RecordedEvent<ModerationEventType>[];
   return {
     state: events.reduce(evolveModeration, INITIAL_STATE),
     version: events.at(-1)?.streamVersion ?? 0,
@@ -116,13 +120,14 @@ export type FiledReport = { id: number; createdAt: Date };
  * on the target's stream with the reporter's standing as it is now (see decideReport).
  */
 export async function fileReport(
-  trx: Kysely<DB>,
+  tx: WriteTx,
   store: EventStore,
   command: FileReport,
   rules: ReportRules,
   metadata: EventMetadata,
 ): Promise<FiledReport> {
-  const { state, version } = await loadModeration(trx, command.target, [reporterLock(command.userId)]);
+  const { trx } = tx;
+  const { state, version } = await loadModeration(tx, command.target, [reporterLock(command.userId)]);
   await refuseOverDailyLimit(trx, command.userId, rules);
   const facts = await holdContent(trx, command.target);
   // A refused report may use up an id: ids only need to be unique.
@@ -130,19 +135,19 @@ export async function fileReport(
   const reportId = facts ? await nextId(trx, 'report_ids') : 0;
   const events = decideReport(command, state, facts, standing, reportId);
   const stream = streamIds.moderation(command.target.type, command.target.id);
-  const appended = await store.append(trx, stream, version, events, { metadata });
+  const appended = await store.append(tx, stream, version, events, { metadata });
   return { id: reportId, createdAt: appended.events[0]!.recordedAt };
 }
 
 export async function decide(
-  trx: Kysely<DB>,
+  tx: WriteTx,
   store: EventStore,
   command: Decide,
   metadata: EventMetadata,
 ): Promise<void> {
-  const { state, version } = await loadModeration(trx, command.target);
-  const facts = await holdContent(trx, command.target);
+  const { state, version } = await loadModeration(tx, command.target);
+  const facts = await holdContent(tx.trx, command.target);
   const events = decideAction(command, state, facts);
   const stream = streamIds.moderation(command.target.type, command.target.id);
-  await store.append(trx, stream, version, events, { metadata });
+  await store.append(tx, stream, version, events, { metadata });
 }

@@ -16,7 +16,8 @@ export async function setRole(
   role: Role,
 ): Promise<RoleChange> {
   const { db } = services.database;
-  return writeTransaction(db, async (trx) => {
+  return writeTransaction(db, async (tx) => {
+    const { trx } = tx;
     const userId = await findUserIdByUsername(trx, username);
     if (userId === null) throw new NotFound(`No user is called "${username}"`);
     const stream = streamIds.account(userId);
@@ -30,7 +31,7 @@ export async function setRole(
     const was: Role = current ? 'moderator' : 'member';
     if (was === role) return { username, role, changed: false };
     await services.store.append(
-      trx,
+      tx,
       stream,
       'any',
       [{ type: 'RoleChanged', data: { user_id: userId, role } }],

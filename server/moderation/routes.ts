@@ -43,7 +43,7 @@ const moderationRoutes: FastifyPluginAsync = async (fastify) => {
       const user = signedInUser(request);
       const { target_type, target_id, reason } = request.body;
       const comment = textOf('comment', request.body.comment);
-      await runCommand(database.db, request, reply, async (trx) => {
+      await runCommand(database.db, request, reply, async (tx) => {
         const command = {
           userId: user.id,
           role: user.role,
@@ -52,7 +52,7 @@ const moderationRoutes: FastifyPluginAsync = async (fastify) => {
           comment,
           threshold: config.reportsToHide,
         };
-        const filed = await fileReport(trx, store, command, config.reports, requestMetadata(request));
+        const filed = await fileReport(tx, store, command, config.reports, requestMetadata(request));
         const report = {
           id: filed.id,
           target_type,
@@ -98,10 +98,10 @@ const moderationRoutes: FastifyPluginAsync = async (fastify) => {
       const id = pathIdOr404(request.params.target_id, contentNotFound({ type, id: 0 }).message);
       const target = { type, id };
       const note = textOf('note', request.body.note);
-      await runCommand(database.db, request, reply, async (trx) => {
+      await runCommand(database.db, request, reply, async (tx) => {
         const command = { moderatorId: moderator.id, target, action: request.body.action, note };
-        await decide(trx, store, command, requestMetadata(request));
-        const item = await findQueueItem(trx, target);
+        await decide(tx, store, command, requestMetadata(request));
+        const item = await findQueueItem(tx.trx, target);
         if (!item) throw contentNotFound(target);
         return { status: 200, body: { item } };
       });

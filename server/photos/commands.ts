@@ -4,7 +4,7 @@
 // order the log then replays them.
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { DB, PhotoRow } from '../db/schema.ts';
-import type { EventStore } from '../events/store.ts';
+import type { EventStore, WriteTx } from '../events/store.ts';
 import { requireTarget, type Target, type TargetRow } from '../events/targets.ts';
 import { streamIds, type EventMetadata, type Role } from '../events/types.ts';
 import { decidePhoto, photoDeleted, type NewPhoto, type PhotoCommand, type PhotoState } from './photo.ts';
@@ -21,15 +21,15 @@ export async function lockTargetPhotos(trx: Kysely<DB>, target: Target): Promise
 
 /** Records an upload whose original is already stored. The caller holds the target's photo lock. */
 export async function recordUpload(
-  trx: Kysely<DB>,
+  tx: WriteTx,
   store: EventStore,
   state: { target: Target; owner: TargetRow },
   photo: NewPhoto,
   metadata: EventMetadata,
 ): Promise<PhotoRow> {
   const events = decidePhoto({ type: 'UploadPhoto', photo }, { ...state, photo: null });
-  await store.append(trx, streamIds.photo(photo.photoId), 0, events, { metadata });
-  return (await findPhoto(trx, photo.photoId))!;
+  await store.append(tx, streamIds.photo(photo.photoId), 0, events, { metadata });
+  return (await findPhoto(tx.trx, photo.photoId))!;
 }
 
 /** Takes the target's photo lock and loads what a change of one of its photos decides on. */
@@ -50,29 +50,29 @@ export type PrimaryChange = PhotoChange & { actorRole: Role };
  * was decided. Answers the photo as it was, and whether anything changed.
  */
 async function changePhoto(
-  trx: Kysely<DB>,
+  tx: WriteTx,
   store: EventStore,
   command: Extract<PhotoCommand, { type: 'SetPrimaryPhoto' | 'DeletePhoto' }>,
   target: Target,
   metadata: EventMetadata,
 ): Promise<{ before: PhotoRow; changed: boolean }> {
   const { photoId } = command;
-  const state = await loadPhotoState(trx, target, photoId);
+  const state = await loadPhotoState(tx.trx, target, photoId);
   const events = decidePhoto(command, state);
-  if (events.length > 0) await store.append(trx, streamIds.photo(photoId), 'any', events, { metadata });
+  if (events.length > 0) await store.append(tx, streamIds.photo(photoId), 'any', events, { metadata });
   return { before: state.photo!, changed: events.length > 0 };
 }
 
 export async function setPrimaryPhoto(
-  trx: Kysely<DB>,
+  tx: WriteTx,
   store: EventStore,
   change: PrimaryChange,
   metadata: EventMetadata,
 ): Promise<PhotoRow> {
   const { photoId, actorId, actorRole } = change;
   const command = { type: 'SetPrimaryPhoto', photoId, actorId, actorRole } as const;
-  const { before, changed } = await changePhoto(trx, store, command, change.target, metadata);
-  return changed ? (await findPhoto(trx, change.photoId))! : before;
+  const { before, changed } = await changePhoto(tx, store, command, change.target, metadata);
+  return changed ? (await findPhoto(tx.trx, change.photoId))! : before;
 }
 
 /**
@@ -80,13 +80,13 @@ export async function setPrimaryPhoto(
  * photos job dispatched from PhotoDeleted removes them too, should this process stop before that.
  */
 export async function deletePhoto(
-  trx: Kysely<DB>,
+  tx: WriteTx,
   store: EventStore,
   change: PhotoChange,
   metadata: EventMetadata,
 ): Promise<PhotoRow> {
   const command = { type: 'DeletePhoto', photoId: change.photoId, actorId: change.actorId } as const;
-  return (await changePhoto(trx, store, command, change.target, metadata)).before;
+  return (await changePhoto(tx, store, command, change.target, metadata)).before;
 }
 
 /**
@@ -97,12 +97,12 @@ export async function deletePhoto(
  * the log's transaction order too.
  */
 export async function deletePhotosOfTarget(
-  trx: Kysely<DB>,
+  tx: WriteTx,
   store: EventStore,
   target: Target,
   metadata: EventMetadata,
 ): Promise<number[]> {
-  const rows = await trx
+  const rows = await tx.trx
     .selectFrom('photos')
     .select('id')
     .where('target_type', '=', target.type)
@@ -111,7 +111,7 @@ export async function deletePhotosOfTarget(
     .execute();
   const ids = rows.map((r) => Number(r.id));
   for (const photoId of ids) {
-    await store.append(trx, streamIds.photo(photoId), 'any', [photoDeleted(target, photoId)], { metadata });
+    await store.append(tx, streamIds.photo(photoId), 'any', [photoDeleted(target, photoId)], { metadata });
   }
   return ids;
 }

@@ -94,10 +94,10 @@ export function createPhotosProcessor(services: Services): Processor<'photos'> {
   /** Appends the outcome unless the photo was deleted meanwhile; false when it was. */
   async function record(photo: PhotoRow, event: NewEvent, idempotencyKey: string): Promise<boolean> {
     const target = { type: photo.target_type, id: Number(photo.target_id) };
-    return writeTransaction(db, async (trx) => {
-      await lockTargetPhotos(trx, target);
-      if (!(await findPhoto(trx, Number(photo.id)))) return false;
-      await store.append(trx, streamIds.photo(Number(photo.id)), 'any', [event], { idempotencyKey });
+    return writeTransaction(db, async (tx) => {
+      await lockTargetPhotos(tx.trx, target);
+      if (!(await findPhoto(tx.trx, Number(photo.id)))) return false;
+      await store.append(tx, streamIds.photo(Number(photo.id)), 'any', [event], { idempotencyKey });
       return true;
     });
   }

@@ -101,10 +101,11 @@ const photosRoutes: FastifyPluginAsync = async (fastify) => {
         db,
         request,
         reply,
-        async (trx) => {
+        async (tx) => {
+          const { trx } = tx;
           // runCommand takes the uploader's account lock in this statement, before the target's
           // photos, in the order an account deletion takes them (see accountWriteLock).
-          await passWriterGate(trx, [targetPhotosLock(target)]);
+          await passWriterGate(tx, [targetPhotosLock(target)]);
           const owner = await requireTarget(trx, target, { keyShare: true });
           await claimUpload(trx, config.uploads, user.id);
           const photoId = await nextId(trx, 'photo_ids');
@@ -113,7 +114,7 @@ const photosRoutes: FastifyPluginAsync = async (fastify) => {
           kept.original = originalPath;
           await received.staged.keep(originalPath);
           const photo = await recordUpload(
-            trx,
+            tx,
             store,
             { target, owner },
             {
@@ -165,8 +166,8 @@ const photosRoutes: FastifyPluginAsync = async (fastify) => {
       },
       async (request, reply) => {
         const change = photoChange(type, request.params, request);
-        await runCommand(db, request, reply, async (trx) => {
-          const photo = await setPrimaryPhoto(trx, store, change, requestMetadata(request));
+        await runCommand(db, request, reply, async (tx) => {
+          const photo = await setPrimaryPhoto(tx, store, change, requestMetadata(request));
           return { status: 200, body: { photo: toPhoto(photo) } };
         });
         return reply;
@@ -185,8 +186,8 @@ const photosRoutes: FastifyPluginAsync = async (fastify) => {
       },
       async (request, reply) => {
         const change = photoChange(type, request.params, request);
-        await runCommand(db, request, reply, async (trx) => {
-          const photo = await deletePhoto(trx, store, change, requestMetadata(request));
+        await runCommand(db, request, reply, async (tx) => {
+          const photo = await deletePhoto(tx, store, change, requestMetadata(request));
           // A success reply means the event committed. The photos job that PhotoDeleted dispatches
           // removes the same files again, so a failure here or a crash before it leaves nothing behind.
           beforeReply.set(request, async (sent) => {

@@ -1,9 +1,8 @@
 // Posting and deleting reviews: each loads what its decider (review.ts) decides on, inside the
 // caller's transaction, and appends what it decided to the review's own stream; the reviews
 // projection makes the write visible in the same commit.
-import { sql, type Kysely } from 'kysely';
-import type { DB } from '../db/schema.ts';
-import { passWriterGate, type EventStore } from '../events/store.ts';
+import { sql } from 'kysely';
+import { passWriterGate, type EventStore, type WriteTx } from '../events/store.ts';
 import { targetLockKey } from '../events/targets.ts';
 import { streamIds, type EventMetadata } from '../events/types.ts';
 import type { Review } from '../../contract/reviews.ts';
@@ -39,11 +38,12 @@ function postState(found: PostRow | undefined): PostState {
  * transaction). Three statements before the append: the locks, then the checks and the new id.
  */
 export async function postReview(
-  trx: Kysely<DB>,
+  tx: WriteTx,
   store: EventStore,
   input: PostReview,
   metadata: EventMetadata,
 ): Promise<Review> {
+  const { trx } = tx;
   const { target, userId } = input;
   // The writer gate (if the caller's transaction has not passed it; with the author's account hold,
   // see runCommand), the target's shared lock (see lockTarget), then this user's lock on it, in one
@@ -51,7 +51,7 @@ export async function postReview(
   // first's row. The unique index stays the last word should anything write reviews without this
   // lock.
   const key = `review-${target.type}-${target.id}-${userId}`;
-  await passWriterGate(trx, [
+  await passWriterGate(tx, [
     sql`pg_advisory_xact_lock_shared(hashtextextended(${targetLockKey(target)}, 0))`,
     sql`pg_advisory_xact_lock(hashtextextended(${key}, 0))`,
   ]);
@@ -72,7 +72,7 @@ export async function postReview(
   const id = events[0]!.data.review_id;
   let recordedAt: Date;
   try {
-    const appended = await store.append(trx, streamIds.review(id), 0, events, { metadata });
+    const appended = await store.append(tx, streamIds.review(id), 0, events, { metadata });
     recordedAt = appended.events[0]!.recordedAt;
   } catch (error) {
     if (isOnePerUserViolation(error)) throw alreadyReviewed(target);
@@ -84,12 +84,12 @@ export async function postReview(
 }
 
 export async function deleteReview(
-  trx: Kysely<DB>,
+  tx: WriteTx,
   store: EventStore,
   input: { userId: number; reviewId: number },
   metadata: EventMetadata,
 ): Promise<void> {
-  const row = await trx
+  const row = await tx.trx
     .selectFrom('reviews')
     .select(['id', 'target_type', 'target_id', 'user_id'])
     .where('id', '=', input.reviewId)
@@ -101,7 +101,7 @@ export async function deleteReview(
     userId: Number(row.user_id),
   };
   const events = decideDelete(input, review ?? null);
-  await store.append(trx, streamIds.review(input.reviewId), 'any', events, {
+  await store.append(tx, streamIds.review(input.reviewId), 'any', events, {
     metadata,
   });
 }

@@ -66,7 +66,8 @@ export async function recomputeRating(
   id: number,
   metadata: EventMetadata = {},
 ): Promise<RatingFigure | null> {
-  return writeTransaction(db, async (trx) => {
+  return writeTransaction(db, async (tx) => {
+    const { trx } = tx;
     // Jobs for one target take turns: each reads the reviews only after the previous one
     // committed its figure, so the last to run always records the figure of every review so far.
     await sql`select pg_advisory_xact_lock(hashtextextended(${streamIds.rating(type, id)}, 0))`.execute(trx);
@@ -75,7 +76,7 @@ export async function recomputeRating(
     const figure = await computeRating(trx, type, id);
     if (figure.rating === current.rating && figure.review_count === current.review_count) return null;
     await store.append(
-      trx,
+      tx,
       streamIds.rating(type, id),
       'any',
       [{ type: 'RatingRecomputed', data: { target_type: type, target_id: id, ...figure } }],

@@ -76,9 +76,9 @@ const reviewsRoutes: FastifyPluginAsync = async (fastify) => {
         database.db,
         request,
         reply,
-        async (trx) => {
+        async (tx) => {
           const input = { userId: user.id, role: user.role, target, rating: request.body.rating, comment };
-          const review = await postReview(trx, store, input, requestMetadata(request));
+          const review = await postReview(tx, store, input, requestMetadata(request));
           return { status: 201, body: { review } };
         },
         { locksFirst: true },
@@ -98,8 +98,8 @@ const reviewsRoutes: FastifyPluginAsync = async (fastify) => {
     async (request, reply) => {
       const reviewId = pathIdOr404(request.params.id, 'Review not found');
       const userId = signedInUser(request).id;
-      await runCommand(database.db, request, reply, async (trx) => {
-        await deleteReview(trx, store, { userId, reviewId }, requestMetadata(request));
+      await runCommand(database.db, request, reply, async (tx) => {
+        await deleteReview(tx, store, { userId, reviewId }, requestMetadata(request));
         return { status: 200, body: { message: 'Review deleted' } };
       });
     },

@@ -16,7 +16,13 @@ import {
   sealPlainEvents,
   useDataKey,
 } from '../../../server/events/personal.ts';
-import { createEventStore, nextId, readStream, toRecordedEvent } from '../../../server/events/store.ts';
+import {
+  createEventStore,
+  nextId,
+  readStream,
+  toRecordedEvent,
+  writeTransaction,
+} from '../../../server/events/store.ts';
 import { streamIds, type RecordedEvent } from '../../../server/events/types.ts';
 import { createTestDatabase, type TestDatabase } from '../../helpers/storage.ts';
 
@@ -102,9 +108,7 @@ describe('the log', () => {
   it('reads [erased] once the author’s key is destroyed, and refuses writes by a deleted author', async () => {
     const userId = await newUser();
     const reviewId = await postReview(userId, 'Soon forgotten 42');
-    await testDb.database.db
-      .transaction()
-      .execute((trx) => deleteAccount(trx, store, { userId, metadata: {} }));
+    await writeTransaction(testDb.database.db, (tx) => deleteAccount(tx, store, { userId, metadata: {} }));
     const [posted] = await readStream(testDb.database.db, streamIds.review(reviewId), ['ReviewPosted']);
     expect((posted as RecordedEvent<'ReviewPosted'>).data.comment).toBe(ERASED);
     await expect(postReview(userId, 'From beyond')).rejects.toMatchObject({ statusCode: 401 });
@@ -128,7 +132,7 @@ describe('events stored before sealing (schema v1)', () => {
     const { db } = testDb.database;
     const author = await newUser();
     const gone = await newUser();
-    await db.transaction().execute((trx) => deleteAccount(trx, store, { userId: gone, metadata: {} }));
+    await writeTransaction(db, (tx) => deleteAccount(tx, store, { userId: gone, metadata: {} }));
     const v1 = [
       [
         'review-9001',

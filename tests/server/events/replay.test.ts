@@ -256,11 +256,11 @@ describe('replay safety', () => {
     let entered!: () => void;
     const inside = new Promise<void>((r) => (entered = r));
     const before = await eventCount(t.database.db, 'ItemSaved');
-    const writer = writeTransaction(t.database.db, async (trx) => {
-      await sql`select count(*) from event_type_counts`.execute(trx);
+    const writer = writeTransaction(t.database.db, async (tx) => {
+      await sql`select count(*) from event_type_counts`.execute(tx.trx);
       entered();
       await paused;
-      await store.append(trx, 'gate', 'any', [events[0]!]);
+      await store.append(tx, 'gate', 'any', [events[0]!]);
     });
     await inside;
     // (Embedded storage has one session: there the replay simply waits for the writer's transaction.)
