@@ -8,7 +8,8 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../../server/db/schema.ts';
 import { searchBodegas } from '../../server/search/bodegas.ts';
 import { searchCats } from '../../server/search/cats.ts';
-import { suggest, type Suggestion } from '../../server/search/suggest.ts';
+import type { Suggestion } from '../../contract/search.ts';
+import { suggest } from '../../server/search/suggest.ts';
 import { parseTextQuery, wordsOf } from '../../server/search/text.ts';
 
 type Expect = {

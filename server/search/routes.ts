@@ -1,6 +1,5 @@
 // Public search: cats, bodegas, nearby (either, with every filter of its type) and filter options.
-import { BodegaSummary, CatSummary } from '../../contract/catalogue.ts';
-import { SearchPagination } from '../../contract/common.ts';
+import { BodegaList, CatList, FilterOptions, NearbyList, SuggestionList } from '../../contract/search.ts';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -22,14 +21,6 @@ import {
 import { suggest } from './suggest.ts';
 import { parseTextQuery } from './text.ts';
 
-const CatList = Type.Object({ cats: Type.Array(CatSummary), pagination: SearchPagination });
-const BodegaList = Type.Object({ bodegas: Type.Array(BodegaSummary), pagination: SearchPagination });
-const NearbyList = Type.Object({
-  cats: Type.Optional(Type.Array(CatSummary)),
-  bodegas: Type.Optional(Type.Array(BodegaSummary)),
-  pagination: SearchPagination,
-});
-
 function searchPagination(found: { total: number; exact: boolean }, page: Page) {
   return { ...pagination(found.total, page.page, page.perPage), total_exact: found.exact };
 }
@@ -37,25 +28,6 @@ const SuggestQuery = Type.Object({
   q: Type.String({ minLength: 1, maxLength: 100 }),
   type: Type.Optional(Type.Union([Type.Literal('cats'), Type.Literal('bodegas'), Type.Literal('all')])),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 20 })),
-});
-const SuggestionList = Type.Object({
-  suggestions: Type.Array(
-    Type.Object({
-      kind: Type.Union([
-        Type.Literal('cat'),
-        Type.Literal('bodega'),
-        Type.Literal('breed'),
-        Type.Literal('personality'),
-      ]),
-      label: Type.String(),
-      id: Type.Optional(Type.Integer()),
-      detail: Type.Optional(Type.String()),
-    }),
-  ),
-});
-const FilterOptions = Type.Object({
-  breeds: Type.Array(Type.String()),
-  personalities: Type.Array(Type.String()),
 });
 
 const searchRoutes: FastifyPluginAsync = async (fastify) => {

@@ -6,11 +6,10 @@
 import { sql, type Kysely } from 'kysely';
 import { reusePlan } from '../db/plans.ts';
 import type { DB } from '../db/schema.ts';
+import type { Suggestion, SuggestionKind } from '../../contract/search.ts';
 import { labelWalks, mergeSpellings } from './filter-options.ts';
 import { namePrefixMatches, nameTier, nameWords, tsqueryOf, wordsOf, type TextQuery } from './text.ts';
 
-export type SuggestionKind = 'cat' | 'bodega' | 'breed' | 'personality';
-export type Suggestion = { kind: SuggestionKind; label: string; id?: number; detail?: string };
 export type SuggestType = 'cats' | 'bodegas' | 'all';
 
 type Ranked = Suggestion & { tier: number };

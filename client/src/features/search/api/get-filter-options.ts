@@ -1,8 +1,9 @@
 import { queryOptions } from '@tanstack/react-query';
 import { api } from '../../../lib/api.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
+import type { FilterOptions } from '../../../../../contract/search.ts';
 
-export type FilterOptions = { breeds: string[]; personalities: string[] };
+export type { FilterOptions };
 
 export function getFilterOptions(signal?: AbortSignal): Promise<FilterOptions> {
   return api.get<FilterOptions>('/api/search/filters', { signal });

@@ -1,5 +1,6 @@
 import { api } from '../../../lib/api.ts';
 import type { BodegaSummary, CatSummary } from '../../../lib/catalogue.ts';
+import type { NearbyList } from '../../../../../contract/search.ts';
 import type { SearchTab } from '../model/search-state.ts';
 
 /**
@@ -10,7 +11,7 @@ export async function getSpotItems(
   tab: SearchTab,
   at: { lat: number; lng: number },
 ): Promise<(CatSummary | BodegaSummary)[]> {
-  const body = await api.get<{ cats?: CatSummary[]; bodegas?: BodegaSummary[] }>('/api/search/nearby', {
+  const body = await api.get<NearbyList>('/api/search/nearby', {
     query: { lat: String(at.lat), lng: String(at.lng), radius: '0.05', type: tab, per_page: '50' },
   });
   return (tab === 'cats' ? body.cats : body.bodegas) ?? [];

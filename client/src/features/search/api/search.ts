@@ -1,13 +1,15 @@
 import { infiniteQueryOptions } from '@tanstack/react-query';
 import { api } from '../../../lib/api.ts';
-import type { BodegaSummary, CatSummary, SearchPagination } from '../../../lib/catalogue.ts';
+import type { BodegaSummary, CatSummary } from '../../../lib/catalogue.ts';
+import type { NearbyList } from '../../../../../contract/search.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
 import { toResults, type SearchPage, type SearchResults } from '../model/results.ts';
 import { searchRequest, type SearchRequest } from '../model/search-request.ts';
 import type { Coordinates } from '../../../lib/coordinates.ts';
 import type { SearchState } from '../model/search-state.ts';
 
-type SearchResponse = { cats?: CatSummary[]; bodegas?: BodegaSummary[]; pagination?: SearchPagination };
+/** A page of the text search (CatList or BodegaList) or of nearby, read as either. */
+type SearchResponse = Partial<NearbyList>;
 
 /** One page of cats or bodegas from the text or the nearby search. */
 export async function fetchSearchPage(

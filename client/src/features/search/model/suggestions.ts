@@ -1,12 +1,8 @@
 // Suggestions while typing: what the server sends, and what choosing one does.
+import type { Suggestion } from '../../../../../contract/search.ts';
 import type { SearchState } from './search-state.ts';
 
-export type Suggestion = {
-  kind: 'cat' | 'bodega' | 'breed' | 'personality';
-  label: string;
-  id?: number;
-  detail?: string;
-};
+export type { Suggestion };
 
 /** Choosing a cat or bodega opens it; choosing a breed or personality filters the cats by it. */
 export type SuggestionChoice = { open: string } | { search: SearchState };
