@@ -1,12 +1,8 @@
 // Health, readiness and the runtime settings the client needs.
 import type { FastifyPluginAsync } from 'fastify';
 import { Type } from '@sinclair/typebox';
-
-const ErrorBody = Type.Object({
-  error: Type.String(),
-  code: Type.String(),
-  details: Type.Optional(Type.Unknown()),
-});
+import { ErrorBody } from '../../contract/common.ts';
+import { RuntimeConfig } from '../../contract/system.ts';
 
 const systemRoutes: FastifyPluginAsync = async (app) => {
   const { database, queue, config } = app.services;
@@ -46,14 +42,7 @@ const systemRoutes: FastifyPluginAsync = async (app) => {
     '/config',
     {
       schema: {
-        response: {
-          200: Type.Object({
-            product_name: Type.String(),
-            google_maps_api_key: Type.Union([Type.String(), Type.Null()]),
-            map_style_url: Type.Union([Type.String(), Type.Null()]),
-            nearby_radius_km: Type.Number(),
-          }),
-        },
+        response: { 200: RuntimeConfig },
       },
     },
     async () => ({

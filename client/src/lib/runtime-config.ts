@@ -1,13 +1,8 @@
 // Deployment settings the server hands to the client (GET /api/config), fetched once per page.
+import type { RuntimeConfig } from '../../../contract/system.ts';
 import { api } from './api.ts';
 
-export type RuntimeConfig = {
-  product_name: string;
-  google_maps_api_key: string | null;
-  /** The street map's MapLibre style; null when the deployment turned it off. */
-  map_style_url: string | null;
-  nearby_radius_km: number;
-};
+export type { RuntimeConfig };
 
 let pending: Promise<RuntimeConfig> | null = null;
 
