@@ -5,7 +5,7 @@ import type { DB, TargetType } from '../db/schema.ts';
 import type { BodegaDetail, BodegaResponse, CatDetail, CatResponse } from '../../contract/catalogue.ts';
 import type { Role } from '../../contract/users.ts';
 import { shownTo } from '../events/targets.ts';
-import { listPhotos } from '../photos/read.ts';
+import { listPhotos } from '../photos/index.ts';
 import {
   findBodegaSummary,
   selectBodegaSummaries,

@@ -4,7 +4,7 @@
 import { sql, type Expression, type Kysely, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import type { DB, TargetType } from '../db/schema.ts';
 import type { BodegaSummary, CatSummary } from '../../contract/catalogue.ts';
-import { photoUrl } from '../photos/urls.ts';
+import { photoUrl } from '../photos/index.ts';
 
 const CAT_COLUMNS = [
   'cats.id',

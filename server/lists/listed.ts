@@ -3,7 +3,7 @@
 // deleted or hidden items never show. The caller adds the time column, order and page.
 import { sql, type Kysely, type SqlBool } from 'kysely';
 import type { DB } from '../db/schema.ts';
-import { selectBodegaSummaries, selectCatSummaries } from '../catalogue/read.ts';
+import { selectBodegaSummaries, selectCatSummaries } from '../catalogue/index.ts';
 
 type ListTable = 'saves' | 'recently_viewed';
 

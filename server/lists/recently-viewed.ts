@@ -4,7 +4,7 @@ import { sql, type Kysely } from 'kysely';
 import type { DB, TargetType } from '../db/schema.ts';
 import type { BodegaSummary, CatSummary } from '../../contract/catalogue.ts';
 import type { ViewedItem } from '../../contract/lists.ts';
-import { toBodegaSummary, toCatSummary, toIso } from '../catalogue/read.ts';
+import { toBodegaSummary, toCatSummary, toIso } from '../catalogue/index.ts';
 import { listedBodegas, listedCats } from './listed.ts';
 
 export const RECENTLY_VIEWED_CAP = 50;

@@ -7,7 +7,7 @@ import type { EventStore, WriteTx } from '../events/store.ts';
 import { holdTarget, shownTo } from '../events/targets.ts';
 import { streamIds, type EventMetadata, type Role } from '../events/types.ts';
 import { decideSave } from './saved-item.ts';
-import { toBodegaSummary, toCatSummary, toIso } from '../catalogue/read.ts';
+import { toBodegaSummary, toCatSummary, toIso } from '../catalogue/index.ts';
 import { listedBodegas, listedCats } from './listed.ts';
 
 export type SaveCommand = {

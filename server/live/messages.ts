@@ -8,9 +8,9 @@ import type { TargetType } from '../db/schema.ts';
 import { formatCursor, cursorOf } from '../events/consumer.ts';
 import { ERASED } from '../events/personal.ts';
 import { assertNever, type BodegaFields, type RecordedEvent } from '../events/types.ts';
-import { primaryPhotoUrls } from '../catalogue/read.ts';
-import { toPhoto } from '../photos/read.ts';
-import { toReview } from '../reviews/read.ts';
+import { primaryPhotoUrls } from '../catalogue/index.ts';
+import { toPhoto } from '../photos/index.ts';
+import { toReview } from '../reviews/index.ts';
 import type { Subject } from './visibility.ts';
 
 /** What a photo's upload event says about it (never its private storage path). */

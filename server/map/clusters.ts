@@ -6,7 +6,7 @@
 import type { Cluster, MapAnswer } from '../../contract/map.ts';
 import { sql, type Expression, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import type { DB } from '../db/schema.ts';
-import { visible } from '../catalogue/read.ts';
+import { visible } from '../catalogue/index.ts';
 import { boxOf, column, inBox, inRanges, pointOf, type Located } from '../geo/box.ts';
 import {
   EXACT_ZOOM,

@@ -7,17 +7,18 @@ import { Type, type Static } from '@sinclair/typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { DB } from '../db/schema.ts';
 import { errors } from '../http/schemas.ts';
-import { bodegaConditions } from '../search/bodegas.ts';
-import { catConditions } from '../search/cats.ts';
 import {
   BoxFields,
   EitherTypeFields,
+  bodegaConditions,
   bodegaFiltersOf,
   boxOf,
+  catConditions,
   catFiltersOf,
+  parseTextQuery,
   rejectFiltersOfOtherType,
-} from '../search/params.ts';
-import { parseTextQuery, resolveText } from '../search/text.ts';
+  resolveText,
+} from '../search/index.ts';
 import { mapClusters, type MapSearch } from './clusters.ts';
 
 export const MapQuery = Type.Object({

@@ -3,7 +3,7 @@
 // ones have none left open and count all they ever had.
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { DB, TargetType } from '../db/schema.ts';
-import { photoUrl } from '../photos/urls.ts';
+import { photoUrl } from '../photos/index.ts';
 import type { QueueItem, QueueStatus } from '../../contract/moderation.ts';
 import type { ModerationTarget } from './target.ts';
 

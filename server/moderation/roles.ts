@@ -2,7 +2,7 @@
 // RoleChanged event on the account's stream, so a replay keeps it; the moderators table is its
 // projection.
 import { sql } from 'kysely';
-import { findUserIdByUsername } from '../accounts/users.ts';
+import { findUserIdByUsername } from '../accounts/index.ts';
 import { NotFound } from '../errors.ts';
 import { writeTransaction, type EventStore } from '../events/store.ts';
 import { streamIds, type Role } from '../events/types.ts';

@@ -14,10 +14,9 @@ import { Conflict, Invalid, NotFound, Unauthorized } from '../errors.ts';
 import { migrateAndSeal } from '../db/migrate.ts';
 import { projections } from '../domains.ts';
 import { replay } from '../events/replay.ts';
-import { seedDemoData } from '../catalogue/demo-city.ts';
-import { setRole } from '../moderation/roles.ts';
-import { exportAccountByUsername } from '../accounts/export.ts';
-import { deleteAccountByUsername } from '../accounts/operator.ts';
+import { seedDemoData } from '../catalogue/index.ts';
+import { setRole } from '../moderation/index.ts';
+import { deleteAccountByUsername, exportAccountByUsername } from '../accounts/index.ts';
 import { databaseChecks } from './doctor-checks.ts';
 import { sameSecret } from './routes.ts';
 

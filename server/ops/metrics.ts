@@ -6,7 +6,7 @@ import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { FastifyInstance } from 'fastify';
 import { consumerLag } from '../events/consumer.ts';
 import { QUEUE_NAMES } from '../queue/jobs.ts';
-import { liveStats } from '../live/stats.ts';
+import { liveStats } from '../live/index.ts';
 
 export function createMetrics(app: FastifyInstance) {
   const { database, queue } = app.services;

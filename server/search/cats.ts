@@ -4,7 +4,7 @@ import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
 import { REUSED_PLAN } from '../db/plans.ts';
 import type { DB } from '../db/schema.ts';
 import type { Box } from '../../contract/map-grid.ts';
-import { selectCatSummaries, toCatSummary, visible } from '../catalogue/read.ts';
+import { selectCatSummaries, toCatSummary, visible } from '../catalogue/index.ts';
 import { inBox } from '../geo/box.ts';
 import { chordToKm, type Circle } from './geo.ts';
 import { nearestPage } from './nearest-page.ts';

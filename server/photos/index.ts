@@ -1,0 +1,4 @@
+// What the photos domain lets the other domains use (its declared interface; see
+// docs/architecture.md): a variant's public URL, the Photo shape and a target's photos.
+export { photoUrl } from './urls.ts';
+export { listPhotos, toPhoto } from './read.ts';
