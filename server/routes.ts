@@ -13,7 +13,7 @@ import listRoutes from './lists/routes.ts';
 import mapRoutes from './map/routes.ts';
 import geocodeRoutes from './catalogue/geocode.routes.ts';
 import { forgetViews, recordView } from './lists/recently-viewed.ts';
-import { deletePhotosOfTarget, lockTargetPhotos } from './photos/commands.ts';
+import { deletePhotosOfTarget } from './photos/commands.ts';
 import { isSaved } from './lists/saves.ts';
 import reviewsRoutes from './reviews/routes.ts';
 import searchRoutes from './search/routes.ts';
@@ -22,7 +22,7 @@ import moderationRoutes from './moderation/routes.ts';
 /** The catalogue shows a reader's saves and records their views through the lists domain. */
 const readerLists: ReaderLists = { isSaved, recordView, forgetViews };
 /** A cat's or bodega's deletion deletes its photos through the photos domain. */
-const targetPhotos: TargetPhotos = { lock: lockTargetPhotos, deleteAll: deletePhotosOfTarget };
+const targetPhotos: TargetPhotos = { deleteAll: deletePhotosOfTarget };
 const catalogue = { lists: readerLists, photos: targetPhotos };
 
 export const apiRoutes: { prefix: string; plugin: FastifyPluginAsync }[] = [

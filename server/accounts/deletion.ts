@@ -6,8 +6,9 @@
 // answers are not events and are deleted here.
 import type { PhotoRow } from '../db/schema.ts';
 import { Unauthorized } from '../errors.ts';
-import { ACCOUNT_GONE, accountWriteLock } from '../events/personal.ts';
-import { passWriterGate, type EventStore, type WriteTx } from '../events/store.ts';
+import { accountLock, targetPhotosLock } from '../events/locks.ts';
+import { ACCOUNT_GONE } from '../events/personal.ts';
+import type { EventStore, WriteTx } from '../events/store.ts';
 import { streamIds } from '../events/types.ts';
 import { forgetIdempotentAnswers } from '../http/idempotency.ts';
 import { clearRecentlyViewed } from '../lists/recently-viewed.ts';
@@ -28,13 +29,13 @@ export async function deleteAccount(
   const { trx } = tx;
   const { userId, metadata } = command;
   // The person's account lock first, which their uploads take before the photo locks that the
-  // photo deletions below take too (accountWriteLock): an upload in flight commits before this goes
+  // photo deletions below take too (accountLock): an upload in flight commits before this goes
   // on, and its photo is deleted with the rest; one that comes later waits, then is refused (401).
   // Every write by the person holds that lock too (shared), from its start (runCommand). Then the
   // account row: any write that seals under the person's key holds it (key share) and so finishes
   // before this goes on, or starts after and finds no account (401); a view records itself
   // holding it too (recordView).
-  await passWriterGate(tx, [accountWriteLock(userId, 'exclusive')]);
+  await tx.lock([accountLock(userId, 'exclusive')]);
   const account = await trx
     .selectFrom('users')
     .select('id')
@@ -50,7 +51,7 @@ export async function deleteAccount(
     .orderBy('id')
     .execute();
   for (const { id } of reviews) {
-    await deleteReview(tx, store, { userId, reviewId: Number(id) }, metadata);
+    await tx.run(deleteReview(store, { userId, reviewId: Number(id) }, metadata));
   }
 
   const photos = await trx
@@ -59,11 +60,13 @@ export async function deleteAccount(
     .where('uploaded_by', '=', userId)
     .orderBy('id')
     .execute();
+  const targets = photos.map((photo) => ({ type: photo.target_type, id: Number(photo.target_id) }));
+  // The photo locks of every target at once, in their order, before the first deletion takes one.
+  await tx.lock(targets.map(targetPhotosLock));
   const deleted: PhotoRow[] = [];
-  for (const photo of photos) {
-    const target = { type: photo.target_type, id: Number(photo.target_id) };
-    const change = { target, photoId: Number(photo.id), actorId: userId };
-    deleted.push(await deletePhoto(tx, store, change, metadata));
+  for (const [i, photo] of photos.entries()) {
+    const change = { target: targets[i]!, photoId: Number(photo.id), actorId: userId };
+    deleted.push(await tx.run(deletePhoto(store, change, metadata)));
   }
 
   await store.append(

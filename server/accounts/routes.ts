@@ -47,11 +47,14 @@ const accountRoutes: FastifyPluginAsync = async (app) => {
       // Hashing is slow on purpose: do it before the transaction so that stays short.
       const passwordHash = await hashPassword(account.password);
       try {
-        return await runCommand(db, request, reply, async ({ trx }) => {
-          const id = await nextId(trx, 'user_ids');
-          const user = { id, username: account.username, email: account.email, role: 'member' as const };
-          await insertUser(trx, { ...user, passwordHash });
-          return { status: 201, body: { access_token: app.issueToken(user), user } };
+        return await runCommand(db, request, reply, {
+          locks: [],
+          async run({ trx }) {
+            const id = await nextId(trx, 'user_ids');
+            const user = { id, username: account.username, email: account.email, role: 'member' as const };
+            await insertUser(trx, { ...user, passwordHash });
+            return { status: 201, body: { access_token: app.issueToken(user), user } };
+          },
         });
       } catch (error) {
         // Someone registered the same name between the check above and the insert.

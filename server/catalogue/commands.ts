@@ -5,11 +5,12 @@ import type { DB, TargetType } from '../db/schema.ts';
 import { ConcurrencyError, NotFound } from '../errors.ts';
 import { nextId, type EventStore, type WriteTx } from '../events/store.ts';
 import { streamIds, type BodegaFields, type CatFields, type EventMetadata } from '../events/types.ts';
-import { lockTarget, type Reader, type Target } from '../events/targets.ts';
+import { bodegaNameLock, targetLock, targetPhotosLock, type Lock } from '../events/locks.ts';
+import type { Reader, Target } from '../events/targets.ts';
 import { decideBodega, type BodegaText } from './bodega.ts';
 import { decideCat, type CatEdit } from './cat.ts';
 import { bodegaMatchKey } from './normalize.ts';
-import { loadBodega, loadCat, lockBodegaKey } from './streams.ts';
+import { loadBodega, loadCat } from './streams.ts';
 import type { Coordinates } from './validation.ts';
 
 export type WriteContext = { tx: WriteTx; store: EventStore; metadata: EventMetadata };
@@ -19,11 +20,10 @@ export type WriteContext = { tx: WriteTx; store: EventStore; metadata: EventMeta
  * to the catalogue's routes), so the catalogue never reaches into the photos' commands.
  */
 export type TargetPhotos = {
-  /** The target's photo lock, which a deletion takes before any row lock (see deleteCat). */
-  lock(trx: Kysely<DB>, target: Target): Promise<void>;
   /**
    * Deletes every photo of the target, each the way a single deletion does (its PhotoDeleted
-   * dispatches the job that removes its files), before the target's own deletion event.
+   * dispatches the job that removes its files), before the target's own deletion event. The
+   * deletion holds the target's photo lock (targetPhotosLock), taken before any row lock.
    */
   deleteAll(tx: WriteTx, store: EventStore, target: Target, metadata: EventMetadata): Promise<unknown>;
 };
@@ -75,7 +75,7 @@ export async function addBodega(
 ): Promise<number> {
   const { trx } = tx;
   const key = bodegaMatchKey(fields.name, fields.address);
-  await lockBodegaKey(trx, key);
+  await tx.lock([bodegaNameLock(key)]);
   const duplicateOf = await findBodegaIdByKey(trx, key, lookupOf(author));
   const createdBy = author?.id ?? null;
   const bodegaId = await nextId(trx, 'bodega_ids');
@@ -94,7 +94,7 @@ export async function findOrAddBodega(
   author: Author,
 ): Promise<number> {
   const key = bodegaMatchKey(fields.name, fields.address);
-  await lockBodegaKey(ctx.tx.trx, key);
+  await ctx.tx.lock([bodegaNameLock(key)]);
   const found = await findBodegaIdByKey(ctx.tx.trx, key, lookupOf(author));
   // A share lock keeps the bodega from being deleted or edited until the cat is in.
   const bodega = found === null ? null : await loadBodega(ctx.tx.trx, found, 'share');
@@ -137,9 +137,8 @@ export async function deleteCat(
   const bodegaId = await bodegaOfCat(ctx.tx.trx, catId);
   // Before any row lock: a row lock gives this transaction its id, and replay follows transaction
   // ids. An upload, review or save that commits while this waits for these locks must have the
-  // lower id, or replay would add its row after the cat had gone (see lockTarget).
-  await photos.lock(ctx.tx.trx, { type: 'cat', id: catId });
-  await lockTarget(ctx.tx.trx, { type: 'cat', id: catId }, 'exclusive');
+  // lower id, or replay would add its row after the cat had gone (see targetLock).
+  await ctx.tx.lock(deletionLocks([{ type: 'cat', id: catId }]));
   await loadBodega(ctx.tx.trx, bodegaId, 'share');
   const cat = await loadCat(ctx.tx.trx, catId, 'update');
   const events = decideCat({ type: 'DeleteCat', actorId, expectedVersion }, cat);
@@ -163,7 +162,7 @@ export async function editBodega(
 ): Promise<void> {
   const actorId = actor.id;
   const key = bodegaMatchKey(edit.text.name, edit.text.address);
-  await lockBodegaKey(ctx.tx.trx, key);
+  await ctx.tx.lock([bodegaNameLock(key)]);
   const bodega = await loadBodega(ctx.tx.trx, bodegaId, 'update');
   const renamed = bodega !== null && key !== bodegaMatchKey(bodega.fields.name, bodega.fields.address);
   const duplicateOf = renamed ? await findBodegaIdByKey(ctx.tx.trx, key, lookupOf(actor)) : null;
@@ -188,13 +187,8 @@ export async function deleteBodega(
   // Photo and target locks before any row lock, as in deleteCat: the bodega's and those of the
   // cats it has now.
   const catIds = await catsOfBodega(ctx.tx.trx, bodegaId);
-  for (const target of [
-    ...catIds.map((id) => ({ type: 'cat' as const, id })),
-    { type: 'bodega' as const, id: bodegaId },
-  ]) {
-    await photos.lock(ctx.tx.trx, target);
-    await lockTarget(ctx.tx.trx, target, 'exclusive');
-  }
+  const cats = catIds.map((id) => ({ type: 'cat' as const, id }));
+  await ctx.tx.lock(deletionLocks([...cats, { type: 'bodega', id: bodegaId }]));
   const bodega = await loadBodega(ctx.tx.trx, bodegaId, 'update');
   const events = decideBodega({ type: 'DeleteBodega', actorId, expectedVersion }, bodega);
   // A cat added since the first read has locks this transaction could not take first.
@@ -221,6 +215,11 @@ export async function verifyBodega(ctx: WriteContext, bodegaId: number, isVerifi
     await ctx.store.append(ctx.tx, streamIds.bodega(bodegaId), bodega!.version, events, {
       metadata: ctx.metadata,
     });
+}
+
+/** What a deletion of these targets locks: their photos, and each target exclusively. */
+function deletionLocks(targets: Target[]): Lock[] {
+  return targets.flatMap((target) => [targetPhotosLock(target), targetLock(target, 'exclusive')]);
 }
 
 async function bodegaOfCat(trx: Kysely<DB>, catId: number): Promise<number> {

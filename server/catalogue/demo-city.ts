@@ -2,11 +2,11 @@
 // Generated from a fixed seed, so every run produces the same city, and appended as ordinary
 // domain events through the event store, so replay, search and the live stream treat it like
 // anything users add. Phone numbers are in the fictional 555-01xx range.
+import { bodegaNameLock } from '../events/locks.ts';
 import { writeTransaction } from '../events/store.ts';
 import type { BodegaFields, CatFields } from '../events/types.ts';
 import { addBodega, addCat, findBodegaIdByKey, verifyBodega } from './commands.ts';
 import { bodegaMatchKey } from './normalize.ts';
-import { lockBodegaKey } from './streams.ts';
 import type { Services } from '../services.ts';
 
 type Borough = 'Manhattan' | 'Brooklyn' | 'Queens' | 'Bronx' | 'Staten Island';
@@ -219,23 +219,29 @@ function shuffled<T>(random: Random, items: readonly T[]): T[] {
  */
 export async function seedDemoData(services: Services): Promise<{ bodegas: number; cats: number }> {
   const city = demoCity();
-  return writeTransaction(services.database.db, async (tx) => {
-    // Two processes seeding at once: the second waits here, then finds the city there.
-    const firstKey = bodegaMatchKey(city[0]!.name, city[0]!.address);
-    await lockBodegaKey(tx.trx, firstKey);
-    if ((await findBodegaIdByKey(tx.trx, firstKey, 'operator')) !== null) return { bodegas: 0, cats: 0 };
-    const ctx = { tx, store: services.store, metadata: { actor_id: null, request_id: 'demo-seed' } };
-    let cats = 0;
-    for (const { borough: _, verified, cats: residents, ...fields } of city) {
-      const bodegaId = await addBodega(ctx, fields, null);
-      if (verified) await verifyBodega(ctx, bodegaId, true);
-      for (const cat of residents) {
-        await addCat(ctx, bodegaId, cat, null);
-        cats += 1;
+  const keys = city.map((bodega) => bodegaMatchKey(bodega.name, bodega.address));
+  // The name lock of every bodega the city adds, together in their order (each add would take its
+  // own): two processes seeding at once, the second waits here, then finds the city there.
+  const locks = keys.map(bodegaNameLock);
+  return writeTransaction(
+    services.database.db,
+    async (tx) => {
+      const firstKey = keys[0]!;
+      if ((await findBodegaIdByKey(tx.trx, firstKey, 'operator')) !== null) return { bodegas: 0, cats: 0 };
+      const ctx = { tx, store: services.store, metadata: { actor_id: null, request_id: 'demo-seed' } };
+      let cats = 0;
+      for (const { borough: _, verified, cats: residents, ...fields } of city) {
+        const bodegaId = await addBodega(ctx, fields, null);
+        if (verified) await verifyBodega(ctx, bodegaId, true);
+        for (const cat of residents) {
+          await addCat(ctx, bodegaId, cat, null);
+          cats += 1;
+        }
       }
-    }
-    return { bodegas: city.length, cats };
-  });
+      return { bodegas: city.length, cats };
+    },
+    { locks },
+  );
 }
 
 /** Seeds a database whose event log is empty, so a first `npm start` shows a living city. */

@@ -107,11 +107,14 @@ export function registerReadAndDelete<Body>(app: FastifyInstance, item: ItemRout
       const user = signedInUser(request);
       const { id } = pathTarget(item.type, request.params.id);
       const expected = expectedVersionOf(request.headers['if-match']);
-      return runCommand(db, request, reply, async (tx) => {
-        const removed = await item.remove(writeContext(request, tx), item.photos, id, user.id, expected);
-        await item.lists.forgetViews(tx.trx, 'cat', removed.cat);
-        await item.lists.forgetViews(tx.trx, 'bodega', removed.bodega);
-        return { status: 200, body: { message: item.deleted } };
+      return runCommand(db, request, reply, {
+        locks: [],
+        async run(tx) {
+          const removed = await item.remove(writeContext(request, tx), item.photos, id, user.id, expected);
+          await item.lists.forgetViews(tx.trx, 'cat', removed.cat);
+          await item.lists.forgetViews(tx.trx, 'bodega', removed.bodega);
+          return { status: 200, body: { message: item.deleted } };
+        },
       });
     },
   );
@@ -140,9 +143,12 @@ export function registerAdd<Body extends TObject, Item>(
     async (request, reply) => {
       const user = signedInUser(request);
       const add = await prepare(cleanText(request.body as Static<Body>), user);
-      return runCommand(db, request, reply, async (tx) => {
-        const id = await add(writeContext(request, tx));
-        return { status: 201, body: await itemResponse(item, tx.trx, id, user) };
+      return runCommand(db, request, reply, {
+        locks: [],
+        async run(tx) {
+          const id = await add(writeContext(request, tx));
+          return { status: 201, body: await itemResponse(item, tx.trx, id, user) };
+        },
       });
     },
   );
@@ -175,9 +181,12 @@ export function registerEdit<Body extends TObject, Item>(
       const { id } = pathTarget(item.type, request.params.id);
       const expected = expectedVersionOf(request.headers['if-match']);
       const edit = await prepare({ id, actor: user, expected }, cleanText(request.body as Static<Body>));
-      return runCommand(db, request, reply, async (tx) => {
-        await edit(writeContext(request, tx));
-        return { status: 200, body: await itemResponse(item, tx.trx, id, user) };
+      return runCommand(db, request, reply, {
+        locks: [],
+        async run(tx) {
+          await edit(writeContext(request, tx));
+          return { status: 200, body: await itemResponse(item, tx.trx, id, user) };
+        },
       });
     },
   );

@@ -1,8 +1,8 @@
 // Loads an aggregate inside a write transaction: locks its stream row, then folds its events.
-// Locks are always taken in the order bodega-name advisory lock, photo and target locks (deletions,
-// see commands.ts and lockTarget), bodega stream, cat stream, so concurrent writes to a bodega and
-// its cats wait for each other instead of deadlocking.
-import { sql, type Kysely } from 'kysely';
+// Row locks come after the advisory locks (a bodega's name, a deletion's photo and target locks; see
+// events/locks.ts) and are always taken in the order bodega stream, cat stream, so concurrent writes
+// to a bodega and its cats wait for each other instead of deadlocking.
+import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import { readStream } from '../events/store.ts';
 import { streamIds, type RecordedEvent } from '../events/types.ts';
@@ -11,14 +11,6 @@ import { CAT_EVENTS, evolveCat, type CatEventType, type CatState } from './cat.t
 
 /** `share` lets other writers add cats alongside; `update` excludes every other writer. */
 export type LockMode = 'share' | 'update';
-
-// Advisory lock class for "a bodega with this match key", apart from any other advisory locks.
-const BODEGA_KEY_LOCK = 2829;
-
-/** Serialises creates and renames of bodegas with the same name and address. */
-export async function lockBodegaKey(trx: Kysely<DB>, matchKey: string): Promise<void> {
-  await sql`select pg_advisory_xact_lock(${BODEGA_KEY_LOCK}, hashtext(${matchKey}))`.execute(trx);
-}
 
 export async function loadBodega(trx: Kysely<DB>, id: number, mode: LockMode): Promise<BodegaState | null> {
   const { version, events } = await lockAndRead(trx, streamIds.bodega(id), mode, BODEGA_EVENTS);

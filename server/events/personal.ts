@@ -14,22 +14,6 @@ export const ERASED = '[erased]';
 
 export const ACCOUNT_GONE = 'This account no longer exists. Please sign up or log in again.';
 
-/**
- * The lock that orders a person's writes against the deletion of their account, as an advisory
- * lock call for passWriterGate's list: shared for every write by the person (runCommand takes it
- * with the gate, see holdAccount in http/idempotency.ts), exclusive for the deletion. Both
- * take it right after the writer gate, before any other lock, so neither can hold what the other
- * needs while it waits: a deletion locks the account row and then the photos of each cat or bodega
- * the person has photos of (and the rows of their reviews and photos), while those writes lock the
- * target first and the account row only when they seal the person's text (keyForSealing); in
- * those two orders they deadlocked. Advisory, so it gives the transaction no id (see lockTarget in
- * targets.ts).
- */
-export function accountWriteLock(userId: number, mode: 'shared' | 'exclusive'): RawBuilder<unknown> {
-  const key = sql`hashtextextended(${`account-writes-${userId}`}, 0)`;
-  return mode === 'shared' ? sql`pg_advisory_xact_lock_shared(${key})` : sql`pg_advisory_xact_lock(${key})`;
-}
-
 /** The personal fields of each event type, and the field naming whose they are. */
 export const PERSONAL_FIELDS: Partial<Record<EventType, { owner: string; fields: readonly string[] }>> = {
   ReviewPosted: { owner: 'user_id', fields: ['comment'] },

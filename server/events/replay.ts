@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/database.ts';
 import { Conflict } from '../errors.ts';
-import { REPLAY_LOCK, WRITERS_LOCK } from './locks.ts';
+import { closeWriterGate, releaseReplayLock, tryReplayLock } from './locks.ts';
 import type { DB } from '../db/schema.ts';
 import type { Projection } from './projection.ts';
 import { applyProjectionsInBatch } from './store.ts';
@@ -112,13 +112,11 @@ async function withReplayLock<T>(database: Database, work: () => Promise<T>): Pr
   try {
     if (database.kind === 'pglite') return await work();
     return await database.db.connection().execute(async (session) => {
-      const { rows } = await sql<{ locked: boolean }>`
-        select pg_try_advisory_lock(${REPLAY_LOCK}) as locked`.execute(session);
-      if (!rows[0]?.locked) throw new ReplayBusyError();
+      if (!(await tryReplayLock(session))) throw new ReplayBusyError();
       try {
         return await work();
       } finally {
-        await sql`select pg_advisory_unlock(${REPLAY_LOCK})`.execute(session).catch(() => {});
+        await releaseReplayLock(session).catch(() => {});
       }
     });
   } finally {
@@ -434,7 +432,7 @@ async function finish(
       return await db.transaction().execute(async (trx) => {
         await sql`set local lock_timeout = ${sql.lit(`${lockTimeout}ms`)}`.execute(trx);
         const lockedAt = Date.now();
-        await sql`select pg_advisory_xact_lock(${WRITERS_LOCK})`.execute(trx);
+        await closeWriterGate(trx);
         await sql`lock table ${sql.raw(tables.map((t) => `public.${t}`).join(', '))} in access exclusive mode`.execute(
           trx,
         );

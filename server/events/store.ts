@@ -3,9 +3,16 @@
 // commit for writes made through writeTransaction).
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { DB } from '../db/schema.ts';
-import { ConcurrencyError } from '../errors.ts';
-import { WRITERS_LOCK } from './locks.ts';
-import { openEvents, sealEventData, type HeldAccount } from './personal.ts';
+import { ConcurrencyError, Unauthorized } from '../errors.ts';
+import { accountLock, HeldLocks, lockCall, WRITER_GATE, type Lock } from './locks.ts';
+import {
+  ACCOUNT_GONE,
+  heldAccount,
+  openEvents,
+  sealEventData,
+  wrappedKeyOf,
+  type HeldAccount,
+} from './personal.ts';
 import type { Projection } from './projection.ts';
 import { upcast } from './upcasters.ts';
 import { SCHEMA_VERSIONS, type EventMetadata, type NewEvent, type RecordedEvent } from './types.ts';
@@ -45,93 +52,119 @@ export type EventStore = {
 };
 
 /**
- * A transaction run by writeTransaction, and what the store knows of it: whether it has passed the
- * writer gate, what its first gate statement takes along, what it appended and which account it
- * holds. Commands get it, and pass it to every append and lock of theirs; their queries go to `trx`.
+ * A write as writeTransaction and runCommand run it: the locks it takes first, declared as data,
+ * and its work. Its locks are taken in the transaction's first statement, with the writer gate.
+ */
+export type Write<T> = {
+  readonly locks: readonly Lock[];
+  run(tx: WriteTx): Promise<T>;
+  /**
+   * What makes two requests the same write for an Idempotency-Key (see runCommand); the request's
+   * body when not given.
+   */
+  readonly fingerprint?: unknown;
+};
+
+/** `write`, then `next` with its result, in the same transaction and under the same locks. */
+export function andThen<T, U>(write: Write<T>, next: (result: T, tx: WriteTx) => U | Promise<U>): Write<U> {
+  return { ...write, run: async (tx) => next(await write.run(tx), tx) };
+}
+
+/**
+ * A transaction run by writeTransaction, and what the store knows of it: the locks it holds, the
+ * account it holds for a write, and what it appended. It has passed the writer gate (its first
+ * statement). Commands get it and pass it to each append and lock of theirs; their queries go to
+ * `trx`.
  */
 export class WriteTx {
-  /** Has passed the writer gate, which it holds until it ends. */
-  gated = false;
-  /** What the first passWriterGate call takes before its own locks (see setGatePreamble). */
-  preamble: GatePreamble | null = null;
   /**
    * The highest position this transaction appended, 0 while it has appended nothing: its appends
    * leave the NOTIFY to writeTransaction, which sends it once they have committed (notifyAfterCommit).
    */
   appendedUpTo = 0;
-  /** The account this write holds (runCommand's account hold), for sealing its author's text. */
+  /** The account this write holds (see writeTransaction's `account`), for sealing its author's text. */
   heldAccount: HeldAccount | null = null;
+  private readonly locks = new HeldLocks();
 
-  constructor(readonly trx: Kysely<DB>) {}
-}
+  private constructor(readonly trx: Kysely<DB>) {}
 
-const WRITER_GATE = sql`pg_advisory_xact_lock_shared(${WRITERS_LOCK})`;
+  /**
+   * writeTransaction's first statement, before any other of the transaction: the writer gate, then
+   * `options.locks` and the account's lock, then the account's check. The writer gate is WRITERS_LOCK,
+   * shared, until the transaction ends. Replay's swap takes it exclusively, so it waits for the
+   * writers in flight to finish and new ones wait here. Taken before anything else, it leaves a
+   * writer holding nothing the swap needs while it waits, so the swap and writers cannot deadlock.
+   *
+   * The account hold orders a signed-in write against the deletion of the writer's account: its
+   * lock (accountLock, shared), then a check that the account still exists. An account deletion
+   * holds that lock exclusively from its start to its commit, so a write either finishes before the
+   * deletion goes on (and what it wrote goes with the account) or gets the lock after the deletion
+   * committed and is refused here: 401, nothing written. Without this, a save, a new cat or a
+   * recorded key that raced a deletion could land after it, naming a person who no longer exists.
+   * The check is account_present, a volatile function, whose query takes its snapshot after the
+   * lock (the statement's own snapshot was taken before it, and would miss a deletion the lock
+   * waited for). It locks no row: a transaction's first row lock gives it its transaction id, which
+   * orders it in the log, and that must wait for the target's lock (see targetLock). The statement
+   * also reads the person's wrapped data key: a deletion it waited for has been refused by then,
+   * and a key another write of theirs made meanwhile is found when this one's own attempt to make
+   * it conflicts (see keyForSealing).
+   */
+  static async open(trx: Kysely<DB>, options: WriteTransactionOptions): Promise<WriteTx> {
+    const tx = new WriteTx(trx);
+    const { account } = options;
+    if (account === undefined) {
+      await tx.take(options.locks ?? [], [], true);
+      return tx;
+    }
+    const row = await tx.take(
+      [accountLock(account, 'shared'), ...(options.locks ?? [])],
+      [sql`account_present(${account}) as account_present`, sql`${wrappedKeyOf(account)} as wrapped_key`],
+      true,
+    );
+    if (!row?.account_present) throw new Unauthorized(ACCOUNT_GONE);
+    tx.heldAccount = heldAccount(account, row.wrapped_key);
+    return tx;
+  }
 
-/**
- * The writer gate: WRITERS_LOCK, shared, until the transaction ends. Replay's swap takes it
- * exclusively, so it waits for the writers in flight to finish and new ones wait here. Passed at
- * the start of a write transaction (writeTransaction), a writer never holds a lock the swap needs
- * while it waits, so the swap and writers cannot deadlock; append passes it too, for any write
- * that did not.
- *
- * `locks` (advisory lock calls) are taken right after the gate in the same statement, which saves
- * a command whose first step is taking locks a round trip (see writeTransaction's `gateFirst`).
- * A preamble set on the transaction (setGatePreamble) joins the first call's statement.
- */
-export async function passWriterGate(tx: WriteTx, locks: RawBuilder<unknown>[] = []): Promise<void> {
-  const preamble = tx.preamble;
-  tx.preamble = null;
-  const columns = [...(preamble?.locks ?? []), ...locks];
-  if (preamble) columns.push(sql`${preamble.check} as preamble_ok`);
-  if (preamble?.read) columns.push(sql`${preamble.read} as preamble_read`);
-  if (tx.gated && columns.length === 0) return;
-  if (!tx.gated) columns.unshift(WRITER_GATE);
-  const { rows } = await sql<{
-    preamble_ok?: boolean;
-    preamble_read?: unknown;
-  }>`select ${sql.join(columns)}`.execute(tx.trx);
-  tx.gated = true;
-  if (preamble && !rows[0]?.preamble_ok) throw preamble.refused();
-  preamble?.passed?.(tx, rows[0]?.preamble_read);
-}
+  /**
+   * Takes the locks of `wanted` this transaction does not hold yet, in one statement, in the order
+   * of locks.ts; one that comes before a lock held already is refused (LockOrderError).
+   */
+  async lock(wanted: readonly Lock[]): Promise<void> {
+    await this.take(wanted, [], false);
+  }
 
-/** Locks and a check that the transaction's first passWriterGate call takes before its own. */
-export type GatePreamble = {
-  locks: RawBuilder<unknown>[];
-  check: RawBuilder<boolean>;
-  /** The error thrown when the check is false. */
-  refused(): Error;
-  /** Read in the same statement (in its snapshot), and given to `passed` once the check holds. */
-  read?: RawBuilder<unknown>;
-  passed?(tx: WriteTx, read: unknown): void;
-};
+  /** `write` in this transaction: the locks it declares (those not held yet), then its work. */
+  async run<T>(write: Write<T>): Promise<T> {
+    await this.lock(write.locks);
+    return write.run(this);
+  }
 
-/**
- * Has the transaction's first passWriterGate call take `preamble`'s locks before its own and
- * evaluate its check, in the same statement: a caller that must lock something before whatever a
- * command locks first (see runCommand's account hold) adds no round trip of its own. Only for work
- * whose first statement is that call (writeTransaction's `gateFirst`); `preamblePending` tells
- * whether it has been taken.
- */
-export function setGatePreamble(tx: WriteTx, preamble: GatePreamble): void {
-  tx.preamble = preamble;
-}
-
-export function preamblePending(tx: WriteTx): boolean {
-  return tx.preamble !== null;
+  /** The one place a write's advisory locks are taken: after the gate when `gate`, and before `after`. */
+  private async take(wanted: readonly Lock[], after: RawBuilder<unknown>[], gate: boolean) {
+    const taking = this.locks.toTake(wanted);
+    const columns = [...(gate ? [WRITER_GATE] : []), ...taking.map(lockCall), ...after];
+    if (columns.length === 0) return undefined;
+    const { rows } = await sql<{
+      account_present?: boolean;
+      wrapped_key?: unknown;
+    }>`select ${sql.join(columns)}`.execute(this.trx);
+    this.locks.add(taking);
+    return rows[0];
+  }
 }
 
 export type WriteTransactionOptions = {
-  /**
-   * The work's first statement is a passWriterGate call (with locks of its own), before any other
-   * lock or write, so writeTransaction does not pass the gate separately. append still checks.
-   */
-  gateFirst?: boolean;
+  /** Taken in the first statement, after the writer gate (see WriteTx.lock). */
+  locks?: readonly Lock[];
+  /** The signed-in writer, whose account the transaction holds (see WriteTx.open). */
+  account?: number;
 };
 
 /**
- * A transaction that may append events: the writer gate first, then `work`. Its appends wake the
- * log's consumers after the commit rather than from inside the transaction (see notifyAfterCommit).
+ * A transaction that may append events: the writer gate and `options`' locks first, in one
+ * statement, then `work`. Its appends wake the log's consumers after the commit rather than from
+ * inside the transaction (see notifyAfterCommit).
  */
 export async function writeTransaction<T>(
   db: Kysely<DB>,
@@ -140,8 +173,7 @@ export async function writeTransaction<T>(
 ): Promise<T> {
   let appendedUpTo = 0;
   const result = await db.transaction().execute(async (trx) => {
-    const tx = new WriteTx(trx);
-    if (!options.gateFirst) await passWriterGate(tx);
+    const tx = await WriteTx.open(trx, options);
     const out = await work(tx);
     appendedUpTo = tx.appendedUpTo;
     return out;
@@ -220,8 +252,8 @@ export function createEventStore(projections: readonly Projection[]): EventStore
       if (events.length === 0) throw new Error('append needs at least one event');
       const tx = to instanceof WriteTx ? to : null;
       const trx = tx?.trx ?? (to as Kysely<DB>);
-      if (tx) await passWriterGate(tx);
-      else await sql`select ${WRITER_GATE}`.execute(trx);
+      // A WriteTx passed the writer gate with its first statement.
+      if (!tx) await sql`select ${WRITER_GATE}`.execute(trx);
       if (options.idempotencyKey) {
         const seen = await trx
           .selectFrom('events')

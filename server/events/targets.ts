@@ -1,14 +1,10 @@
 // Cats and bodegas as targets of what hangs off them (reviews, saves, photos): the one set of
-// helpers for "does the target exist", the lock that orders those writes against its deletion, and
-// the rows that go when it is deleted.
+// helpers for "does the target exist" and the rows that go when it is deleted. The lock that orders
+// those writes against its deletion is targetLock (locks.ts).
 //
 //   findTarget     the row ({ id, created_by }) or null; `keyShare` also holds it until commit
 //   requireTarget  the same, or the 404 ("Cat not found") every route answers for a missing target
-//   lockTarget     the target's advisory lock (shared for a write that hangs off it, exclusive for
-//                  its deletion), taken before the transaction's first row lock or write
-//   holdTarget     lockTarget shared and requireTarget with key share: the target exists and stays
-//                  until commit
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import { NotFound } from '../errors.ts';
 import type { DB, TargetType } from '../db/schema.ts';
 import type { RecordedEvent } from './types.ts';
@@ -71,37 +67,6 @@ export async function requireTarget(
   const row = await findTarget(db, target, options);
   if (!row) throw targetNotFound(target);
   return row;
-}
-
-/** The key of a target's advisory lock (see lockTarget), hashed with hashtextextended(key, 0). */
-export function targetLockKey(target: Target): string {
-  return `target-${target.type}-${target.id}`;
-}
-
-/**
- * Takes the target's advisory lock: shared for a review, save or upload, exclusive for its
- * deletion. It must come before the transaction's first row lock or write. Replay applies
- * transactions in transaction-id order, and a transaction gets its id at its first row lock or
- * write; an advisory lock gives none. So when one of these has to wait for another, it gets its id
- * only after the other has committed, and comes after it in the log, as it did in the live tables.
- * (Without it, a review could take its id after a concurrent deletion took its own, commit first,
- * be removed by the deletion, and come back when the log is replayed.)
- */
-export async function lockTarget(
-  trx: Kysely<DB>,
-  target: Target,
-  mode: 'share' | 'exclusive',
-): Promise<void> {
-  const key = targetLockKey(target);
-  if (mode === 'share')
-    await sql`select pg_advisory_xact_lock_shared(hashtextextended(${key}, 0))`.execute(trx);
-  else await sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`.execute(trx);
-}
-
-/** Shares the target's locks until commit, or answers 404 ("Cat not found") when it is gone. */
-export async function holdTarget(trx: Kysely<DB>, target: Target): Promise<TargetRow> {
-  await lockTarget(trx, target, 'share');
-  return requireTarget(trx, target, { keyShare: true });
 }
 
 type TargetTable = 'saves' | 'reviews' | 'photos';

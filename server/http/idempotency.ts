@@ -4,22 +4,15 @@ import { createHash } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { DB } from '../db/schema.ts';
-import { Conflict, Invalid, Unauthorized } from '../errors.ts';
-import { ACCOUNT_GONE, accountWriteLock, heldAccount, wrappedKeyOf } from '../events/personal.ts';
-import {
-  passWriterGate,
-  preamblePending,
-  setGatePreamble,
-  writeTransaction,
-  type GatePreamble,
-  type WriteTx,
-} from '../events/store.ts';
+import { Conflict, Invalid } from '../errors.ts';
+import { writeTransaction, type Write, type WriteTx } from '../events/store.ts';
 
 export type CommandResult = { status: number; body: unknown };
 
-function requestHash(request: FastifyRequest): string {
+function requestHash(request: FastifyRequest, fingerprint: unknown): string {
+  const same = fingerprint === undefined ? (request.body ?? null) : fingerprint;
   return createHash('sha256')
-    .update(`${request.method} ${request.url.split('?')[0]}\n${JSON.stringify(request.body ?? null)}`)
+    .update(`${request.method} ${request.url.split('?')[0]}\n${JSON.stringify(same)}`)
     .digest('hex');
 }
 
@@ -38,79 +31,28 @@ function pruneExpired(db: Kysely<DB>, log: FastifyRequest['log']): void {
 }
 
 /**
- * A signed-in write's hold on its author's account, taken with the writer gate in one statement
- * (see setGatePreamble): the account's lock (accountWriteLock, shared), then a check that the
- * account still exists. An account deletion holds that lock exclusively from
- * its start to its commit, so a write either finishes before the deletion goes on (and what it
- * wrote goes with the account) or gets the lock after the deletion committed and is refused here:
- * 401, nothing written. Without this, a save, a new cat or a recorded key that raced a deletion
- * could land after it, naming a person who no longer exists. The check is account_present, a
- * volatile function, whose query takes its snapshot after the lock (the statement's own snapshot
- * was taken before it, and would miss a deletion the lock waited for). It locks no row: a
- * transaction's first row lock gives it its transaction id, which orders it in the log, and that
- * must wait for the target's lock (see lockTarget). The statement also reads the person's wrapped
- * data key: a deletion it waited for has been refused by then, and a key another write of theirs
- * made meanwhile is found when this one's own attempt to make it conflicts (see keyForSealing).
- */
-function accountHold(userId: number): GatePreamble {
-  return {
-    locks: [accountWriteLock(userId, 'shared')],
-    check: sql<boolean>`account_present(${userId})`,
-    refused: () => new Unauthorized(ACCOUNT_GONE),
-    // The person's data key, for a command that seals their text: no statement of its own.
-    read: wrappedKeyOf(userId),
-    passed: (tx, wrappedKey) => {
-      tx.heldAccount = heldAccount(userId, wrappedKey);
-    },
-  };
-}
-
-async function holdAccount(tx: WriteTx, userId: number): Promise<void> {
-  setGatePreamble(tx, accountHold(userId));
-  await passWriterGate(tx);
-}
-
-export type CommandOptions = {
-  /**
-   * The command's first statement is a passWriterGate call with locks of its own: the account
-   * hold joins that statement (see setGatePreamble), a round trip less. A command that never
-   * passes the gate is a bug, and fails.
-   */
-  locksFirst?: boolean;
-};
-
-/**
- * Runs a write in one transaction, through the writer gate (see writeTransaction). A signed-in
- * caller's write first holds their account (accountHold), so it is ordered against the account's
- * deletion; commands take their own locks after it (in the same statement with `locksFirst`).
- * With an Idempotency-Key header (signed-in callers), a repeat of the same request returns the
- * stored first result and changes nothing; the same key with a different request is a 409.
+ * Runs a write in one transaction (see writeTransaction): the writer gate, then the command's
+ * declared locks, in one statement; a signed-in caller's write also holds their account in that
+ * statement, so it is ordered against the account's deletion (see WriteTx.open). With an
+ * Idempotency-Key header (signed-in callers), a repeat of the same request (the same
+ * `command.fingerprint`, or body) returns the stored first result and changes nothing; the same
+ * key with a different request is a 409.
  */
 export async function runCommand(
   db: Kysely<DB>,
   request: FastifyRequest,
   reply: FastifyReply,
-  command: (tx: WriteTx) => Promise<CommandResult>,
-  options: CommandOptions = {},
+  command: Write<CommandResult>,
 ): Promise<FastifyReply> {
   const key = request.headers['idempotency-key'];
   const userId = request.currentUser?.id;
+  const run = (tx: WriteTx) => command.run(tx);
   if (userId === undefined) {
-    const result = await writeTransaction(db, command);
+    const result = await writeTransaction(db, run, { locks: command.locks });
     return reply.status(result.status).send(result.body);
   }
   if (typeof key !== 'string') {
-    const held = async (tx: WriteTx) => {
-      if (!options.locksFirst) {
-        await holdAccount(tx, userId);
-        return command(tx);
-      }
-      setGatePreamble(tx, accountHold(userId));
-      const result = await command(tx);
-      if (preamblePending(tx)) throw new Error('A locksFirst command did not pass the writer gate');
-      return result;
-    };
-    const result = await writeTransaction(db, held, { gateFirst: true });
+    const result = await writeTransaction(db, run, { locks: command.locks, account: userId });
     return reply.status(result.status).send(result.body);
   }
   if (key.length === 0 || key.length > 200)
@@ -118,12 +60,11 @@ export async function runCommand(
       'Idempotency-Key': 'must be 1 to 200 characters',
     });
   pruneExpired(db, request.log);
-  const hash = requestHash(request);
+  const hash = requestHash(request, command.fingerprint);
+  // The caller's account (and the command's locks) before the key's row lock: an account deletion
+  // takes the account's first and then deletes the person's keys.
   const keyed = async (tx: WriteTx) => {
     const { trx } = tx;
-    // The caller's account before the key's row lock: an account deletion takes it first and
-    // then deletes the person's keys.
-    await holdAccount(tx, userId);
     const seen = await trx
       .selectFrom('idempotency_keys')
       .selectAll()
@@ -147,7 +88,7 @@ export async function runCommand(
         replayed: true,
       };
     }
-    const fresh = await command(tx);
+    const fresh = await command.run(tx);
     const inserted = await trx
       .insertInto('idempotency_keys')
       .values({
@@ -168,7 +109,7 @@ export async function runCommand(
       );
     return { ...fresh, replayed: false };
   };
-  const result = await writeTransaction(db, keyed, { gateFirst: true });
+  const result = await writeTransaction(db, keyed, { locks: command.locks, account: userId });
   if (result.replayed) reply.header('idempotent-replayed', 'true');
   return reply.status(result.status).send(result.body);
 }

@@ -6,6 +6,7 @@ import { Type, type TSchema } from '@sinclair/typebox';
 import type { Kysely } from 'kysely';
 import type { DB, TargetType } from '../db/schema.ts';
 import { signedInUser } from '../plugins/auth.ts';
+import { andThen } from '../events/store.ts';
 import { runCommand } from '../http/idempotency.ts';
 import { errors, PageQuery, pagination, pathTarget } from '../http/schemas.ts';
 import { clearRecentlyViewed, listRecentlyViewed } from './recently-viewed.ts';
@@ -43,11 +44,14 @@ const listRoutes: FastifyPluginAsync = async (app) => {
           const { id } = pathTarget(type, request.params.id);
           const user = signedInUser(request);
           const metadata = { actor_id: user.id, request_id: request.id };
-          return runCommand(db, request, reply, async (tx) => {
-            const command = { userId: user.id, role: user.role, type, targetId: id, metadata };
-            await setSaved(tx, store, command, saved);
-            return { status: 200, body: { saved } };
-          });
+          const command = { userId: user.id, role: user.role, type, targetId: id, metadata };
+          const save = setSaved(store, command, saved);
+          return runCommand(
+            db,
+            request,
+            reply,
+            andThen(save, () => ({ status: 200, body: { saved } })),
+          );
         },
       });
     }
@@ -76,9 +80,12 @@ const listRoutes: FastifyPluginAsync = async (app) => {
       schema: { response: { 200: Type.Object({ message: Type.String() }), ...errors(401, 409, 503) } },
     },
     async (request, reply) =>
-      runCommand(db, request, reply, async ({ trx }) => {
-        await clearRecentlyViewed(trx, signedInUser(request).id);
-        return { status: 200, body: { message: 'Recently viewed items cleared' } };
+      runCommand(db, request, reply, {
+        locks: [],
+        run: async ({ trx }) => {
+          await clearRecentlyViewed(trx, signedInUser(request).id);
+          return { status: 200, body: { message: 'Recently viewed items cleared' } };
+        },
       }),
   );
 };

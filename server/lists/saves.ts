@@ -3,8 +3,9 @@
 import type { BodegaSummary, CatSummary } from '../../contract/catalogue.ts';
 import { sql, type Kysely } from 'kysely';
 import type { DB, TargetType } from '../db/schema.ts';
-import type { EventStore, WriteTx } from '../events/store.ts';
-import { holdTarget, shownTo } from '../events/targets.ts';
+import { savesLock, targetLock } from '../events/locks.ts';
+import type { EventStore, Write, WriteTx } from '../events/store.ts';
+import { requireTarget, shownTo } from '../events/targets.ts';
 import { streamIds, type EventMetadata, type Role } from '../events/types.ts';
 import { decideSave } from './saved-item.ts';
 import { toBodegaSummary, toCatSummary, toIso } from '../catalogue/index.ts';
@@ -37,20 +38,22 @@ export async function isSaved(
 
 /**
  * Sets whether the item is saved. Asking for the state it is already in appends nothing, so
- * double clicks and retries leave one entry and a quiet log. Runs inside the caller's transaction.
+ * double clicks and retries leave one entry and a quiet log.
  */
-export async function setSaved(
-  tx: WriteTx,
-  store: EventStore,
-  command: SaveCommand,
-  saved: boolean,
-): Promise<void> {
+export function setSaved(store: EventStore, command: SaveCommand, saved: boolean): Write<void> {
+  const target = { type: command.type, id: command.targetId };
+  return {
+    // One save decision per person at a time; the target stays until commit.
+    locks: [savesLock(command.userId), targetLock(target, 'shared')],
+    run: (tx) => save(tx, store, command, saved),
+  };
+}
+
+async function save(tx: WriteTx, store: EventStore, command: SaveCommand, saved: boolean): Promise<void> {
   const { trx } = tx;
   const { userId, role, type, targetId } = command;
   const target = { type, id: targetId };
-  // One save decision per user at a time, so two racing clicks cannot both append.
-  await sql`select pg_advisory_xact_lock(hashtext(${streamIds.saves(userId)}))`.execute(trx);
-  const row = await holdTarget(trx, target);
+  const row = await requireTarget(trx, target, { keyShare: true });
   const state = {
     savedNow: await isSaved(trx, userId, type, targetId),
     shown: shownTo({ id: userId, role }, row),

@@ -1,12 +1,13 @@
 // Reports and moderators' decisions: each holds the content (so it cannot be deleted under the
 // decision), takes the target's moderation stream in turn, folds it, and appends what the decider
 // (target.ts) decided. The projections hide or restore the content in the same commit.
-import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
-import { nextId, passWriterGate, readStream, type EventStore, type WriteTx } from '../events/store.ts';
-import { findTarget, lockTarget } from '../events/targets.ts';
+import { moderationLock, reporterLock, targetLock, type Lock } from '../events/locks.ts';
+import { nextId, readStream, type EventStore, type Write } from '../events/store.ts';
+import { findTarget } from '../events/targets.ts';
 import { streamIds, type EventMetadata, type RecordedEvent } from '../events/types.ts';
-import { refuseOverDailyLimit, reporterLock, reporterStanding, type ReportRules } from './reporters.ts';
+import { refuseOverDailyLimit, reporterStanding, type ReportRules } from './reporters.ts';
 import {
   decideAction,
   decideReport,
@@ -22,16 +23,26 @@ import {
 } from './target.ts';
 
 /**
+ * The locks a report or decision on `target` takes: its moderation stream, taken in turn (one
+ * decision at a time), and a cat's or bodega's target lock, shared (see holdContent).
+ */
+function contentLocks(target: ModerationTarget): Lock[] {
+  const locks = [moderationLock(target.type, target.id)];
+  if (target.type === 'cat' || target.type === 'bodega')
+    locks.push(targetLock({ type: target.type, id: target.id }, 'shared'));
+  return locks;
+}
+
+/**
  * The content's owner, what it hangs off and whether moderation hid either, held until commit: a
- * cat or bodega through its target locks (see holdTarget), a review or photo by a key-share lock on
- * its row. A bodega's stream row is locked too, so a cat added to it meanwhile lands before or
- * after the hiding, never across it.
+ * cat or bodega through its target lock (see contentLocks) and a key-share lock on its row, a
+ * review or photo by a key-share lock on its row. A bodega's stream row is locked too, so a cat
+ * added to it meanwhile lands before or after the hiding, never across it.
  */
 async function holdContent(trx: Kysely<DB>, target: ModerationTarget): Promise<ContentFacts> {
   switch (target.type) {
     case 'cat':
     case 'bodega': {
-      await lockTarget(trx, { type: target.type, id: target.id }, 'share');
       const table = target.type === 'cat' ? 'cats' : 'bodegas';
       const row = await trx
         .selectFrom(table)
@@ -90,23 +101,17 @@ async function holdContent(trx: Kysely<DB>, target: ModerationTarget): Promise<C
 }
 
 /**
- * The target's moderation stream, taken in turn (one decision at a time), folded. Run through
- * runCommand, which takes the author's account lock before this: their comment or note is sealed
- * under their key, which locks their account row late, while an account deletion locks that row
- * first and then the rows of the person's reviews and photos this holds (see accountWriteLock).
+ * The target's moderation stream, folded, read under its lock (contentLocks). Run through
+ * runCommand, which holds the author's account before that: their comment or note is sealed under
+ * their key, which locks their account row late, while an account deletion locks that row first and
+ * then the rows of the person's reviews and photos this holds (see accountLock).
  */
 async function loadModeration(
-  tx: WriteTx,
+  trx: Kysely<DB>,
   target: ModerationTarget,
-  lockFirst: RawBuilder<unknown>[] = [],
 ): Promise<{ state: ModerationState; version: number }> {
   const stream = streamIds.moderation(target.type, target.id);
-  await passWriterGate(tx, [...lockFirst, sql`pg_advisory_xact_lock(hashtextextended(${stream}, 0))`]);
-  const events = (await readStream(
-    tx.trx,
-    stream,
-    MODERATION_EVENTS,
-  )) as RecordedEvent<ModerationEventType>[];
+  const events = (await readStream(trx, stream, MODERATION_EVENTS)) as RecordedEvent<ModerationEventType>[];
   return {
     state: events.reduce(evolveModeration, INITIAL_STATE),
     version: events.at(-1)?.streamVersion ?? 0,
@@ -117,37 +122,42 @@ export type FiledReport = { id: number; createdAt: Date };
 
 /**
  * Files a report: refused over the reporter's daily limit (429) before anything else, then decided
- * on the target's stream with the reporter's standing as it is now (see decideReport).
+ * on the target's stream with the reporter's standing as it is now (see decideReport). The
+ * reporter's lock comes first: one report by a person at a time.
  */
-export async function fileReport(
-  tx: WriteTx,
+export function fileReport(
   store: EventStore,
   command: FileReport,
   rules: ReportRules,
   metadata: EventMetadata,
-): Promise<FiledReport> {
-  const { trx } = tx;
-  const { state, version } = await loadModeration(tx, command.target, [reporterLock(command.userId)]);
-  await refuseOverDailyLimit(trx, command.userId, rules);
-  const facts = await holdContent(trx, command.target);
-  // A refused report may use up an id: ids only need to be unique.
-  const standing = facts ? await reporterStanding(trx, command.userId, rules) : { established: false };
-  const reportId = facts ? await nextId(trx, 'report_ids') : 0;
-  const events = decideReport(command, state, facts, standing, reportId);
-  const stream = streamIds.moderation(command.target.type, command.target.id);
-  const appended = await store.append(tx, stream, version, events, { metadata });
-  return { id: reportId, createdAt: appended.events[0]!.recordedAt };
+): Write<FiledReport> {
+  return {
+    locks: [reporterLock(command.userId), ...contentLocks(command.target)],
+    async run(tx) {
+      const { trx } = tx;
+      const { state, version } = await loadModeration(trx, command.target);
+      await refuseOverDailyLimit(trx, command.userId, rules);
+      const facts = await holdContent(trx, command.target);
+      // A refused report may use up an id: ids only need to be unique.
+      const standing = facts ? await reporterStanding(trx, command.userId, rules) : { established: false };
+      const reportId = facts ? await nextId(trx, 'report_ids') : 0;
+      const events = decideReport(command, state, facts, standing, reportId);
+      const stream = streamIds.moderation(command.target.type, command.target.id);
+      const appended = await store.append(tx, stream, version, events, { metadata });
+      return { id: reportId, createdAt: appended.events[0]!.recordedAt };
+    },
+  };
 }
 
-export async function decide(
-  tx: WriteTx,
-  store: EventStore,
-  command: Decide,
-  metadata: EventMetadata,
-): Promise<void> {
-  const { state, version } = await loadModeration(tx, command.target);
-  const facts = await holdContent(tx.trx, command.target);
-  const events = decideAction(command, state, facts);
-  const stream = streamIds.moderation(command.target.type, command.target.id);
-  await store.append(tx, stream, version, events, { metadata });
+export function decide(store: EventStore, command: Decide, metadata: EventMetadata): Write<void> {
+  return {
+    locks: contentLocks(command.target),
+    async run(tx) {
+      const { state, version } = await loadModeration(tx.trx, command.target);
+      const facts = await holdContent(tx.trx, command.target);
+      const events = decideAction(command, state, facts);
+      const stream = streamIds.moderation(command.target.type, command.target.id);
+      await store.append(tx, stream, version, events, { metadata });
+    },
+  };
 }

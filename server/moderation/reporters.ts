@@ -1,7 +1,8 @@
 // What a report command needs to know of its reporter: whether their report may count toward
 // hiding (their standing, REPORTER_MIN_ACCOUNT_AGE_HOURS) and whether they have reports left today
-// (REPORTS_PER_DAY). Both are read inside the report's transaction, under the reporter's lock.
-import { sql, type Kysely, type RawBuilder } from 'kysely';
+// (REPORTS_PER_DAY). Both are read inside the report's transaction, under the reporter's lock
+// (reporterLock, events/locks.ts).
+import { sql, type Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import { RateLimited } from '../errors.ts';
 import type { ReporterStanding } from './target.ts';
@@ -12,14 +13,6 @@ export type ReportRules = {
   /** Reports one account may file in 24 hours; 0: no limit. */
   perDay: number;
 };
-
-/**
- * One report by a person at a time, so two filed together cannot both slip under the daily limit.
- * Taken before the target's moderation stream lock, in the same statement (see fileReport).
- */
-export function reporterLock(userId: number): RawBuilder<unknown> {
-  return sql`pg_advisory_xact_lock(hashtextextended(${`reports-by-${userId}`}, 0))`;
-}
 
 /**
  * Established: the account is at least `minAccountAgeHours` old AND has contributed something that

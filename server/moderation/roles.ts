@@ -1,9 +1,9 @@
 // Granting and revoking the moderator role (operators only: `npm run role`). A change is a
 // RoleChanged event on the account's stream, so a replay keeps it; the moderators table is its
 // projection.
-import { sql } from 'kysely';
 import { findUserIdByUsername } from '../accounts/index.ts';
 import { NotFound } from '../errors.ts';
+import { roleChangeLock } from '../events/locks.ts';
 import { writeTransaction, type EventStore } from '../events/store.ts';
 import { streamIds, type Role } from '../events/types.ts';
 import type { Database } from '../db/database.ts';
@@ -21,8 +21,7 @@ export async function setRole(
     const userId = await findUserIdByUsername(trx, username);
     if (userId === null) throw new NotFound(`No user is called "${username}"`);
     const stream = streamIds.account(userId);
-    // One role change per account at a time, so "changed" is true of the log.
-    await sql`select pg_advisory_xact_lock(hashtextextended(${stream}, 0))`.execute(trx);
+    await tx.lock([roleChangeLock(userId)]);
     const current = await trx
       .selectFrom('moderators')
       .select('user_id')

@@ -11,6 +11,7 @@ import {
   QueueStatus,
   ReportResponse,
 } from '../../contract/moderation.ts';
+import { andThen } from '../events/store.ts';
 import { runCommand } from '../http/idempotency.ts';
 import { PageQuery, errors, pagination, pathIdOr404 } from '../http/schemas.ts';
 import { cleanFreeText } from '../http/text.ts';
@@ -43,25 +44,27 @@ const moderationRoutes: FastifyPluginAsync = async (fastify) => {
       const user = signedInUser(request);
       const { target_type, target_id, reason } = request.body;
       const comment = textOf('comment', request.body.comment);
-      await runCommand(database.db, request, reply, async (tx) => {
-        const command = {
-          userId: user.id,
-          role: user.role,
-          target: { type: target_type, id: target_id },
-          reason,
-          comment,
-          threshold: config.reportsToHide,
-        };
-        const filed = await fileReport(tx, store, command, config.reports, requestMetadata(request));
-        const report = {
-          id: filed.id,
-          target_type,
-          target_id,
-          reason,
-          created_at: filed.createdAt.toISOString(),
-        };
-        return { status: 201, body: { report } };
-      });
+      const command = {
+        userId: user.id,
+        role: user.role,
+        target: { type: target_type, id: target_id },
+        reason,
+        comment,
+        threshold: config.reportsToHide,
+      };
+      const report = fileReport(store, command, config.reports, requestMetadata(request));
+      await runCommand(
+        database.db,
+        request,
+        reply,
+        andThen(report, (filed) => {
+          const created_at = filed.createdAt.toISOString();
+          return {
+            status: 201,
+            body: { report: { id: filed.id, target_type, target_id, reason, created_at } },
+          };
+        }),
+      );
     },
   );
 
@@ -98,13 +101,18 @@ const moderationRoutes: FastifyPluginAsync = async (fastify) => {
       const id = pathIdOr404(request.params.target_id, contentNotFound({ type, id: 0 }).message);
       const target = { type, id };
       const note = textOf('note', request.body.note);
-      await runCommand(database.db, request, reply, async (tx) => {
-        const command = { moderatorId: moderator.id, target, action: request.body.action, note };
-        await decide(tx, store, command, requestMetadata(request));
-        const item = await findQueueItem(tx.trx, target);
-        if (!item) throw contentNotFound(target);
-        return { status: 200, body: { item } };
-      });
+      const command = { moderatorId: moderator.id, target, action: request.body.action, note };
+      const decision = decide(store, command, requestMetadata(request));
+      await runCommand(
+        database.db,
+        request,
+        reply,
+        andThen(decision, async (_, tx) => {
+          const item = await findQueueItem(tx.trx, target);
+          if (!item) throw contentNotFound(target);
+          return { status: 200, body: { item } };
+        }),
+      );
     },
   );
 };

@@ -1,23 +1,15 @@
 // The photo workflows: each loads what decidePhoto (photo.ts) decides on and appends what it
-// decided, in the caller's transaction after taking the target's photo lock, so uploads, primary
-// switches, deletes and the worker's outcomes for one cat or bodega commit one at a time, in the
-// order the log then replays them.
-import { sql, type Kysely, type RawBuilder } from 'kysely';
+// decided, in the caller's transaction under the target's photo lock (targetPhotosLock), so
+// uploads, primary switches, deletes and the worker's outcomes for one cat or bodega commit one at
+// a time, in the order the log then replays them.
+import type { Kysely } from 'kysely';
 import type { DB, PhotoRow } from '../db/schema.ts';
-import type { EventStore, WriteTx } from '../events/store.ts';
+import { targetPhotosLock } from '../events/locks.ts';
+import type { EventStore, Write, WriteTx } from '../events/store.ts';
 import { requireTarget, type Target, type TargetRow } from '../events/targets.ts';
 import { streamIds, type EventMetadata, type Role } from '../events/types.ts';
 import { decidePhoto, photoDeleted, type NewPhoto, type PhotoCommand, type PhotoState } from './photo.ts';
 import { findPhoto } from './read.ts';
-
-/** The target's photo lock as an advisory lock call, for passWriterGate's list of locks. */
-export function targetPhotosLock(target: Target): RawBuilder<unknown> {
-  return sql`pg_advisory_xact_lock(hashtextextended(${`photos-${target.type}-${target.id}`}, 0))`;
-}
-
-export async function lockTargetPhotos(trx: Kysely<DB>, target: Target): Promise<void> {
-  await sql`select ${targetPhotosLock(target)}`.execute(trx);
-}
 
 /** Records an upload whose original is already stored. The caller holds the target's photo lock. */
 export async function recordUpload(
@@ -32,9 +24,8 @@ export async function recordUpload(
   return (await findPhoto(tx.trx, photo.photoId))!;
 }
 
-/** Takes the target's photo lock and loads what a change of one of its photos decides on. */
+/** What a change of one of the target's photos decides on, read under its photo lock. */
 async function loadPhotoState(trx: Kysely<DB>, target: Target, photoId: number): Promise<PhotoState> {
-  await lockTargetPhotos(trx, target);
   const owner = await requireTarget(trx, target, { keyShare: true });
   return { target, owner, photo: (await findPhoto(trx, photoId)) ?? null };
 }
@@ -46,8 +37,8 @@ export type PhotoChange = { target: Target; photoId: number; actorId: number };
 export type PrimaryChange = PhotoChange & { actorRole: Role };
 
 /**
- * Takes the target's photo lock, decides a reader's change of one of its photos and appends what
- * was decided. Answers the photo as it was, and whether anything changed.
+ * Decides a reader's change of one of the target's photos and appends what was decided, under the
+ * target's photo lock. Answers the photo as it was, and whether anything changed.
  */
 async function changePhoto(
   tx: WriteTx,
@@ -63,30 +54,36 @@ async function changePhoto(
   return { before: state.photo!, changed: events.length > 0 };
 }
 
-export async function setPrimaryPhoto(
-  tx: WriteTx,
+export function setPrimaryPhoto(
   store: EventStore,
   change: PrimaryChange,
   metadata: EventMetadata,
-): Promise<PhotoRow> {
+): Write<PhotoRow> {
   const { photoId, actorId, actorRole } = change;
   const command = { type: 'SetPrimaryPhoto', photoId, actorId, actorRole } as const;
-  const { before, changed } = await changePhoto(tx, store, command, change.target, metadata);
-  return changed ? (await findPhoto(tx.trx, change.photoId))! : before;
+  return {
+    locks: [targetPhotosLock(change.target)],
+    async run(tx) {
+      const { before, changed } = await changePhoto(tx, store, command, change.target, metadata);
+      return changed ? (await findPhoto(tx.trx, change.photoId))! : before;
+    },
+  };
 }
 
 /**
- * Returns the deleted photo so its files can be removed once the transaction has committed. The
+ * Answers the deleted photo so its objects can be removed once the transaction has committed. The
  * photos job dispatched from PhotoDeleted removes them too, should this process stop before that.
  */
-export async function deletePhoto(
-  tx: WriteTx,
+export function deletePhoto(
   store: EventStore,
   change: PhotoChange,
   metadata: EventMetadata,
-): Promise<PhotoRow> {
+): Write<PhotoRow> {
   const command = { type: 'DeletePhoto', photoId: change.photoId, actorId: change.actorId } as const;
-  return (await changePhoto(tx, store, command, change.target, metadata)).before;
+  return {
+    locks: [targetPhotosLock(change.target)],
+    run: async (tx) => (await changePhoto(tx, store, command, change.target, metadata)).before,
+  };
 }
 
 /**

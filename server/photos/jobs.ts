@@ -10,10 +10,10 @@ import os from 'node:os';
 import sharp from 'sharp';
 import type { Kysely } from 'kysely';
 import type { DB, PhotoRow } from '../db/schema.ts';
+import { targetPhotosLock } from '../events/locks.ts';
 import { readStream, writeTransaction } from '../events/store.ts';
 import type { NewEvent } from '../events/types.ts';
 import { streamIds } from '../events/types.ts';
-import { lockTargetPhotos } from './commands.ts';
 import {
   VARIANTS,
   deletePhotoObjects,
@@ -94,12 +94,16 @@ export function createPhotosProcessor(services: Services): Processor<'photos'> {
   /** Appends the outcome unless the photo was deleted meanwhile; false when it was. */
   async function record(photo: PhotoRow, event: NewEvent, idempotencyKey: string): Promise<boolean> {
     const target = { type: photo.target_type, id: Number(photo.target_id) };
-    return writeTransaction(db, async (tx) => {
-      await lockTargetPhotos(tx.trx, target);
-      if (!(await findPhoto(tx.trx, Number(photo.id)))) return false;
-      await store.append(tx, streamIds.photo(Number(photo.id)), 'any', [event], { idempotencyKey });
-      return true;
-    });
+    const locks = [targetPhotosLock(target)];
+    return writeTransaction(
+      db,
+      async (tx) => {
+        if (!(await findPhoto(tx.trx, Number(photo.id)))) return false;
+        await store.append(tx, streamIds.photo(Number(photo.id)), 'any', [event], { idempotencyKey });
+        return true;
+      },
+      { locks },
+    );
   }
 
   /** The original is needed only until the photo's outcome is in the log. */

@@ -1,10 +1,12 @@
 // Per-user upload quotas (UPLOADS_PER_MINUTE, UPLOADS_PER_DAY). Accepted uploads are counted in
 // photo_upload_log, in the database, so every api process sees the same counts; the count that
-// decides is taken inside the upload's transaction under a per-user lock, so parallel uploads
-// cannot slip past it together. A deleted photo still counts: deleting does not give uploads back.
+// decides is taken inside the upload's transaction under a per-user lock (uploadQuotaLock), so
+// parallel uploads cannot slip past it together. A deleted photo still counts: deleting does not
+// give uploads back.
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import { RateLimited } from '../errors.ts';
+import { uploadQuotaLock, type Lock } from '../events/locks.ts';
 
 /** Uploads one user may make per minute and per day; 0 turns that limit off. */
 export type UploadQuota = { perMinute: number; perDay: number };
@@ -47,14 +49,25 @@ async function refuseWhenFull(db: Kysely<DB>, quota: UploadQuota, userId: number
 
 /** A cheap look before the file is received; the upload's transaction decides (claimUpload). */
 export async function checkUploadQuota(db: Kysely<DB>, quota: UploadQuota, userId: number): Promise<void> {
-  if (quota.perMinute <= 0 && quota.perDay <= 0) return;
+  if (!quotaOn(quota)) return;
   await refuseWhenFull(db, quota, userId);
 }
 
-/** Inside the upload's transaction: refuses when a quota is full, else counts this upload. */
+function quotaOn(quota: UploadQuota): boolean {
+  return quota.perMinute > 0 || quota.perDay > 0;
+}
+
+/** The lock an upload's transaction takes for claimUpload: none while no quota is set. */
+export function quotaLocks(quota: UploadQuota, userId: number): Lock[] {
+  return quotaOn(quota) ? [uploadQuotaLock(userId)] : [];
+}
+
+/**
+ * Inside the upload's transaction, which holds quotaLocks: refuses when a quota is full, else
+ * counts this upload.
+ */
 export async function claimUpload(trx: Kysely<DB>, quota: UploadQuota, userId: number): Promise<void> {
-  if (quota.perMinute <= 0 && quota.perDay <= 0) return;
-  await sql`select pg_advisory_xact_lock(hashtextextended(${`upload-quota-${userId}`}, 0))`.execute(trx);
+  if (!quotaOn(quota)) return;
   await refuseWhenFull(trx, quota, userId);
   await sql`
     delete from photo_upload_log

@@ -9,17 +9,12 @@ import { Type, type Static } from '@sinclair/typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { TargetType } from '../db/schema.ts';
 import { UnsupportedMediaType } from '../errors.ts';
-import { nextId, passWriterGate } from '../events/store.ts';
+import { targetPhotosLock } from '../events/locks.ts';
+import { andThen, nextId } from '../events/store.ts';
 import { requireShownTarget, requireTarget } from '../events/targets.ts';
 import { runCommand } from '../http/idempotency.ts';
 import { errors, pathIdOr404, pathTarget } from '../http/schemas.ts';
-import {
-  deletePhoto,
-  recordUpload,
-  setPrimaryPhoto,
-  targetPhotosLock,
-  type PrimaryChange,
-} from './commands.ts';
+import { deletePhoto, recordUpload, setPrimaryPhoto, type PrimaryChange } from './commands.ts';
 import {
   deletePhotoObjects,
   deleteQuietly,
@@ -27,7 +22,7 @@ import {
   newPhotoFilename,
   originalKey,
 } from './objects.ts';
-import { checkUploadQuota, claimUpload } from './quota.ts';
+import { checkUploadQuota, claimUpload, quotaLocks } from './quota.ts';
 import { toPhoto } from './read.ts';
 import { NOT_MULTIPART, isMultipartRequest, receivePhotoUpload } from './upload.ts';
 
@@ -97,15 +92,12 @@ const photosRoutes: FastifyPluginAsync = async (fastify) => {
         caption: received.caption,
         is_primary: received.makePrimary,
       };
-      await runCommand(
-        db,
-        request,
-        reply,
-        async (tx) => {
+      await runCommand(db, request, reply, {
+        // runCommand takes the uploader's account lock in the same statement, before these, in the
+        // order an account deletion takes them (see accountLock).
+        locks: [...quotaLocks(config.uploads, user.id), targetPhotosLock(target)],
+        async run(tx) {
           const { trx } = tx;
-          // runCommand takes the uploader's account lock in this statement, before the target's
-          // photos, in the order an account deletion takes them (see accountWriteLock).
-          await passWriterGate(tx, [targetPhotosLock(target)]);
           const owner = await requireTarget(trx, target, { keyShare: true });
           await claimUpload(trx, config.uploads, user.id);
           const photoId = await nextId(trx, 'photo_ids');
@@ -131,8 +123,7 @@ const photosRoutes: FastifyPluginAsync = async (fastify) => {
           );
           return { status: 201, body: { photo: toPhoto(photo) } };
         },
-        { locksFirst: true },
-      );
+      });
       // Returning the reply makes Fastify wait for the send (and its onSend work) to finish.
       return reply;
     } catch (error) {
@@ -166,10 +157,13 @@ const photosRoutes: FastifyPluginAsync = async (fastify) => {
       },
       async (request, reply) => {
         const change = photoChange(type, request.params, request);
-        await runCommand(db, request, reply, async (tx) => {
-          const photo = await setPrimaryPhoto(tx, store, change, requestMetadata(request));
-          return { status: 200, body: { photo: toPhoto(photo) } };
-        });
+        const primary = setPrimaryPhoto(store, change, requestMetadata(request));
+        await runCommand(
+          db,
+          request,
+          reply,
+          andThen(primary, (photo) => ({ status: 200, body: { photo: toPhoto(photo) } })),
+        );
         return reply;
       },
     );
@@ -186,15 +180,20 @@ const photosRoutes: FastifyPluginAsync = async (fastify) => {
       },
       async (request, reply) => {
         const change = photoChange(type, request.params, request);
-        await runCommand(db, request, reply, async (tx) => {
-          const photo = await deletePhoto(tx, store, change, requestMetadata(request));
-          // A success reply means the event committed. The photos job that PhotoDeleted dispatches
-          // removes the same files again, so a failure here or a crash before it leaves nothing behind.
-          beforeReply.set(request, async (sent) => {
-            if (sent.statusCode === 200) await deletePhotoObjects(photoStorage, photo, logger);
-          });
-          return { status: 200, body: { message: 'Photo deleted successfully' } };
-        });
+        const remove = deletePhoto(store, change, requestMetadata(request));
+        await runCommand(
+          db,
+          request,
+          reply,
+          andThen(remove, (photo) => {
+            // A success reply means the event committed. The photos job that PhotoDeleted dispatches
+            // removes the same objects again, so a failure here or a crash before it leaves nothing.
+            beforeReply.set(request, async (sent) => {
+              if (sent.statusCode === 200) await deletePhotoObjects(photoStorage, photo, logger);
+            });
+            return { status: 200, body: { message: 'Photo deleted successfully' } };
+          }),
+        );
         return reply;
       },
     );

@@ -4,9 +4,10 @@
 // its dispatch rules (listed in workers/jobs.ts); this runs the rules, one pass at a time across
 // the worker processes, and queues a job for each piece they find. It only adds jobs; the
 // processors are idempotent, so a job it adds for work that finishes meanwhile is harmless.
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.ts';
 import type { DB } from '../db/schema.ts';
+import { tryTurn } from '../events/locks.ts';
 import { QUEUE_NAMES, type JobRequest, type QueueName } from './jobs.ts';
 import type { JobQueue } from './queue.ts';
 
@@ -42,9 +43,7 @@ export function createReconciler(
   return {
     async run() {
       const found = await db.transaction().execute(async (trx) => {
-        const { rows: locked } = await sql<{ ok: boolean }>`
-          select pg_try_advisory_xact_lock(hashtextextended(${LOCK_KEY}, 0)) as ok`.execute(trx);
-        if (!locked[0]?.ok) return null;
+        if (!(await tryTurn(trx, LOCK_KEY))) return null;
         const pieces: JobRequest[][] = [];
         for (const rule of rules) pieces.push(await rule.find(trx));
         return pieces;

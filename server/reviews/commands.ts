@@ -2,8 +2,8 @@
 // caller's transaction, and appends what it decided to the review's own stream; the reviews
 // projection makes the write visible in the same commit.
 import { sql } from 'kysely';
-import { passWriterGate, type EventStore, type WriteTx } from '../events/store.ts';
-import { targetLockKey } from '../events/targets.ts';
+import { reviewLock, targetLock } from '../events/locks.ts';
+import type { EventStore, Write, WriteTx } from '../events/store.ts';
 import { streamIds, type EventMetadata } from '../events/types.ts';
 import type { Review } from '../../contract/reviews.ts';
 import { toReview } from './read.ts';
@@ -35,9 +35,20 @@ function postState(found: PostRow | undefined): PostState {
 
 /**
  * Posts a review and returns it as the API shows it (the same row the projection wrote in this
- * transaction). Three statements before the append: the locks, then the checks and the new id.
+ * transaction). Two statements before the append: the locks, taken with the writer gate and the
+ * author's account hold in the transaction's first, then the checks and the new id.
  */
-export async function postReview(
+export function postReview(store: EventStore, input: PostReview, metadata: EventMetadata): Write<Review> {
+  const { target, userId } = input;
+  return {
+    // The target's shared lock, then this person's review lock on it: two posts by one person for
+    // one target queue there, and the second then sees the first's row.
+    locks: [targetLock(target, 'shared'), reviewLock(target, userId)],
+    run: (tx) => post(tx, store, input, metadata),
+  };
+}
+
+async function post(
   tx: WriteTx,
   store: EventStore,
   input: PostReview,
@@ -45,17 +56,7 @@ export async function postReview(
 ): Promise<Review> {
   const { trx } = tx;
   const { target, userId } = input;
-  // The writer gate (if the caller's transaction has not passed it; with the author's account hold,
-  // see runCommand), the target's shared lock (see lockTarget), then this user's lock on it, in one
-  // statement: two posts by one user for one target queue here, and the second then sees the
-  // first's row. The unique index stays the last word should anything write reviews without this
-  // lock.
-  const key = `review-${target.type}-${target.id}-${userId}`;
-  await passWriterGate(tx, [
-    sql`pg_advisory_xact_lock_shared(hashtextextended(${targetLockKey(target)}, 0))`,
-    sql`pg_advisory_xact_lock(hashtextextended(${key}, 0))`,
-  ]);
-  // The target must exist and stay (key share, as holdTarget) and be shown to the user (read here,
+  // The target must exist and stay (key share) and be shown to the user (read here,
   // decided by decidePost), the user must not have reviewed it; only then is an id drawn.
   const table = target.type === 'cat' ? 'cats' : 'bodegas';
   const { rows } = await sql<PostRow>`
@@ -83,7 +84,16 @@ export async function postReview(
   return toReview({ ...row, created_at: recordedAt, username: found?.username ?? '' });
 }
 
-export async function deleteReview(
+/** Deletes a review of the person's own. It takes no lock but the review's row. */
+export function deleteReview(
+  store: EventStore,
+  input: { userId: number; reviewId: number },
+  metadata: EventMetadata,
+): Write<void> {
+  return { locks: [], run: (tx) => removeReview(tx, store, input, metadata) };
+}
+
+async function removeReview(
   tx: WriteTx,
   store: EventStore,
   input: { userId: number; reviewId: number },

@@ -3,6 +3,7 @@
 // duplicates and jobs racing for the same target are all harmless.
 import { sql, type Kysely } from 'kysely';
 import type { DB, TargetType } from '../db/schema.ts';
+import { ratingLock } from '../events/locks.ts';
 import { writeTransaction, type EventStore } from '../events/store.ts';
 import { streamIds, type EventMetadata, type RecordedEvent } from '../events/types.ts';
 import type { Services } from '../services.ts';
@@ -66,24 +67,27 @@ export async function recomputeRating(
   id: number,
   metadata: EventMetadata = {},
 ): Promise<RatingFigure | null> {
-  return writeTransaction(db, async (tx) => {
-    const { trx } = tx;
-    // Jobs for one target take turns: each reads the reviews only after the previous one
-    // committed its figure, so the last to run always records the figure of every review so far.
-    await sql`select pg_advisory_xact_lock(hashtextextended(${streamIds.rating(type, id)}, 0))`.execute(trx);
-    const current = await currentFigure(trx, type, id);
-    if (!current) return null;
-    const figure = await computeRating(trx, type, id);
-    if (figure.rating === current.rating && figure.review_count === current.review_count) return null;
-    await store.append(
-      tx,
-      streamIds.rating(type, id),
-      'any',
-      [{ type: 'RatingRecomputed', data: { target_type: type, target_id: id, ...figure } }],
-      { metadata },
-    );
-    return figure;
-  });
+  // Jobs for one target take turns (ratingLock), with the writer gate in the first statement.
+  const locks = [ratingLock({ type, id })];
+  return writeTransaction(
+    db,
+    async (tx) => {
+      const { trx } = tx;
+      const current = await currentFigure(trx, type, id);
+      if (!current) return null;
+      const figure = await computeRating(trx, type, id);
+      if (figure.rating === current.rating && figure.review_count === current.review_count) return null;
+      await store.append(
+        tx,
+        streamIds.rating(type, id),
+        'any',
+        [{ type: 'RatingRecomputed', data: { target_type: type, target_id: id, ...figure } }],
+        { metadata },
+      );
+      return figure;
+    },
+    { locks },
+  );
 }
 
 /**

@@ -7,6 +7,7 @@ import { Type } from '@sinclair/typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { TargetType } from '../db/schema.ts';
 import { Invalid } from '../errors.ts';
+import { andThen } from '../events/store.ts';
 import { runCommand } from '../http/idempotency.ts';
 import { PageQuery, errors, pagination, pathIdOr404, pathTarget } from '../http/schemas.ts';
 import { cleanFreeText } from '../http/text.ts';
@@ -72,16 +73,13 @@ const reviewsRoutes: FastifyPluginAsync = async (fastify) => {
       const user = signedInUser(request);
       const target = targetOf(request.body);
       const comment = commentOf(request.body.comment);
+      const input = { userId: user.id, role: user.role, target, rating: request.body.rating, comment };
+      const post = postReview(store, input, requestMetadata(request));
       await runCommand(
         database.db,
         request,
         reply,
-        async (tx) => {
-          const input = { userId: user.id, role: user.role, target, rating: request.body.rating, comment };
-          const review = await postReview(tx, store, input, requestMetadata(request));
-          return { status: 201, body: { review } };
-        },
-        { locksFirst: true },
+        andThen(post, (review) => ({ status: 201, body: { review } })),
       );
     },
   );
@@ -98,10 +96,13 @@ const reviewsRoutes: FastifyPluginAsync = async (fastify) => {
     async (request, reply) => {
       const reviewId = pathIdOr404(request.params.id, 'Review not found');
       const userId = signedInUser(request).id;
-      await runCommand(database.db, request, reply, async (tx) => {
-        await deleteReview(tx, store, { userId, reviewId }, requestMetadata(request));
-        return { status: 200, body: { message: 'Review deleted' } };
-      });
+      const remove = deleteReview(store, { userId, reviewId }, requestMetadata(request));
+      await runCommand(
+        database.db,
+        request,
+        reply,
+        andThen(remove, () => ({ status: 200, body: { message: 'Review deleted' } })),
+      );
     },
   );
 };

@@ -269,7 +269,7 @@ const otherWrites: Record<string, (who: Person, round: number) => ReturnType<typ
       as: who,
       headers: { 'idempotency-key': `save-${round}` },
     }),
-  // Its locks on the cat join the account hold's statement (runCommand's locksFirst).
+  // Its locks on the cat (declared by postReview) join the account hold's statement.
   review: (who) =>
     request(t, 'POST', '/api/reviews', { as: who, body: { cat_id: catId, rating: 4, comment: 'Late' } }),
   'view a cat': (who) => request(t, 'GET', `/api/cats/${catId}`, { as: who }),
