@@ -32,6 +32,12 @@ const DOMAINS = [
   './server/system',
 ];
 
+// A domain reaches another only through the other's declared interface, its public entry
+// server/<name>/index.ts (what the other domains may use of it), or through the event store; what
+// a domain asks of another's commands (a cat's photos, a reader's lists, a person's data) is
+// declared by the asking domain and wired in the assembly files (routes.ts, personal-data.ts).
+const otherDomains = (domain) => DOMAINS.filter((other) => other !== domain);
+
 // The client's floors (see docs/architecture.md): shared code (components/, hooks/, lib/,
 // config/) below the features, the features below app/ (the router, the providers, the layout)
 // and prerender/ (which renders the shell).
@@ -72,8 +78,9 @@ export default tseslint.config(
   },
   {
     // The layering: no import cycles; the server never imports the worker process, the scripts or
-    // the process entry; infrastructure never imports a domain; the catalogue never imports lists
-    // (lists reads the catalogue; the catalogue asks the reader's lists through ReaderLists).
+    // the process entry; infrastructure never imports a domain; a domain imports another only
+    // through its index.ts; the catalogue never imports lists (lists reads the catalogue; the
+    // catalogue asks the reader's lists through ReaderLists).
     files: ['main.ts', 'server/**/*.ts', 'workers/**/*.ts', 'scripts/**/*.ts', 'contract/**/*.ts'],
     plugins: { 'import-x': importX },
     settings: {
@@ -102,6 +109,15 @@ export default tseslint.config(
               from: ['./server', './workers', './scripts', './client', './main.ts'],
               message: 'The contract depends on nothing of the app.',
             },
+            ...DOMAINS.flatMap((domain) =>
+              otherDomains(domain).map((other) => ({
+                target: domain,
+                from: other,
+                except: ['./index.ts'],
+                message:
+                  'A domain reaches another only through its declared interface, server/<name>/index.ts.',
+              })),
+            ),
             {
               target: './server/catalogue',
               from: './server/lists',

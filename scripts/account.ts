@@ -5,11 +5,11 @@
 // has the data directory open.
 import fs from 'node:fs';
 import path from 'node:path';
-import type { AccountExport } from '../server/accounts/export.ts';
 import { exportAccountByUsername } from '../server/accounts/export.ts';
 import { deleteAccountByUsername, type DeletedAccount } from '../server/accounts/operator.ts';
 import { loadConfig } from '../server/config.ts';
 import { AppError } from '../server/errors.ts';
+import { personalData, type AccountExport } from '../server/personal-data.ts';
 import { closeServices, createLogger, createServices, type Services } from '../server/services.ts';
 import { runningAppOrExit } from './running-app.ts';
 
@@ -78,14 +78,14 @@ function writePrivately(file: string, text: string): void {
 try {
   if (parsed.command === 'delete') {
     const result = await run<DeletedAccount>('account-delete', (services) =>
-      deleteAccountByUsername(services, parsed.username),
+      deleteAccountByUsername(services, parsed.username, personalData),
     );
     console.log(
       `Deleted ${result.username}: the account, its reviews, ${result.photos} photo(s) and its personal data.`,
     );
   } else {
     const document = await run<AccountExport>('account-export', (services) =>
-      exportAccountByUsername(services, parsed.username),
+      exportAccountByUsername(services, parsed.username, personalData),
     );
     const text = `${JSON.stringify(document, null, 2)}\n`;
     if (parsed.out === null) {

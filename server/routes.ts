@@ -18,6 +18,7 @@ import { isSaved } from './lists/saves.ts';
 import reviewsRoutes from './reviews/routes.ts';
 import searchRoutes from './search/routes.ts';
 import moderationRoutes from './moderation/routes.ts';
+import { personalData } from './personal-data.ts';
 
 /** The catalogue shows a reader's saves and records their views through the lists domain. */
 const readerLists: ReaderLists = { isSaved, recordView, forgetViews };
@@ -32,7 +33,7 @@ export const apiRoutes: { prefix: string; plugin: FastifyPluginAsync }[] = [
   { prefix: '/bodegas', plugin: async (app) => app.register(bodegaRoutes, catalogue) },
   { prefix: '', plugin: liveRoutes },
   { prefix: '/auth', plugin: accountRoutes },
-  { prefix: '/auth', plugin: credentialRoutes },
+  { prefix: '/auth', plugin: async (app) => app.register(credentialRoutes, { personalData }) },
   { prefix: '', plugin: listRoutes },
   { prefix: '/reviews', plugin: reviewsRoutes },
   { prefix: '/search', plugin: searchRoutes },

@@ -12,17 +12,21 @@ import {
 import { Forbidden, Unauthorized } from '../errors.ts';
 import { writeTransaction } from '../events/store.ts';
 import { errors } from '../http/schemas.ts';
-import { deletePhotoObjects } from '../photos/objects.ts';
 import { requestMetadata, signedInUser } from '../plugins/auth.ts';
 import { ACCOUNT_GONE, changePassword, signOutEverywhere, WRONG_CURRENT_PASSWORD } from './commands.ts';
 import { deleteAccount, WRONG_PASSWORD } from './deletion.ts';
 import { claimLoginAttempt, namesOfAccount, settleSuccessfulLogin } from './login-limits.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
+import type { PersonalData } from './personal-data.ts';
 import { checkNewPassword } from './rules.ts';
 import { findCredentialsById } from './users.ts';
 
-const credentialRoutes: FastifyPluginAsync = async (app) => {
-  const { database, store, config, logger, photoStorage } = app.services;
+/** Options: every domain's part of a person's data, for deleting an account (server/personal-data.ts). */
+const credentialRoutes: FastifyPluginAsync<{ personalData: readonly PersonalData[] }> = async (
+  app,
+  { personalData },
+) => {
+  const { database, store, config } = app.services;
   const { db } = database;
 
   app.put<{ Body: PasswordChange }>(
@@ -75,12 +79,13 @@ const credentialRoutes: FastifyPluginAsync = async (app) => {
       if (!(await verifyPassword(request.body.password, account.passwordHash)))
         throw new Forbidden(WRONG_PASSWORD);
       await settleSuccessfulLogin(db, attempt);
-      const photos = await writeTransaction(db, (tx) =>
-        deleteAccount(tx, store, { userId: user.id, metadata: requestMetadata(request) }),
+      const metadata = requestMetadata(request);
+      const deletion = await writeTransaction(db, (tx) =>
+        deleteAccount(tx, store, { userId: user.id, metadata }, personalData),
       );
       // Committed: the files can go now. The photos jobs their deletions dispatched remove them too,
       // should this process stop first.
-      await Promise.all(photos.map((photo) => deletePhotoObjects(photoStorage, photo, logger)));
+      await deletion.afterCommit(app.services);
       return { message: 'Your account and your personal data have been deleted.' };
     },
   );

@@ -13,6 +13,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Conflict, Invalid, NotFound, Unauthorized } from '../errors.ts';
 import { migrateAndSeal } from '../db/migrate.ts';
 import { projections } from '../domains.ts';
+import { personalData } from '../personal-data.ts';
 import { replay } from '../events/replay.ts';
 import { seedDemoData } from '../catalogue/index.ts';
 import { setRole } from '../moderation/index.ts';
@@ -116,7 +117,7 @@ export async function registerLocalOperatorRoutes(app: FastifyInstance, token: s
       async (request) => {
         const { username } = request.body ?? {};
         if (typeof username !== 'string' || username === '') throw new Invalid('username is required');
-        return deleteAccountByUsername(services, username);
+        return deleteAccountByUsername(services, username, personalData);
       },
     );
 
@@ -126,7 +127,7 @@ export async function registerLocalOperatorRoutes(app: FastifyInstance, token: s
       async (request, reply) => {
         const { username } = request.body ?? {};
         if (typeof username !== 'string' || username === '') throw new Invalid('username is required');
-        const document = await exportAccountByUsername(services, username);
+        const document = await exportAccountByUsername(services, username, personalData);
         // A person's data: nothing on the way may keep a copy.
         reply.header('cache-control', 'no-store');
         return document;

@@ -8,7 +8,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { exportAccountByUsername, type AccountExport } from '../../../server/accounts/export.ts';
+import { exportAccountByUsername } from '../../../server/accounts/export.ts';
+import { personalData, type AccountExport } from '../../../server/personal-data.ts';
 import { setRole } from '../../../server/moderation/roles.ts';
 import { createPhotoTestApp, type PhotoTestApp } from '../photos/helpers.ts';
 import { multipartForm } from '../../helpers/multipart-form.ts';
@@ -230,12 +231,14 @@ function expectEverything(doc: AccountExport): void {
 describe('exporting a person’s data', () => {
   it('holds each thing they have, their text opened from the log, and no password hash', async () => {
     // Usernames are matched as at sign-in, whatever the case.
-    const doc = await exportAccountByUsername(t.services, text.username.toUpperCase());
+    const doc = await exportAccountByUsername(t.services, text.username.toUpperCase(), personalData);
     expectEverything(doc);
   });
 
   it('names an unknown username with a 404', async () => {
-    await expect(exportAccountByUsername(t.services, 'nobody_by_this_name')).rejects.toMatchObject({
+    await expect(
+      exportAccountByUsername(t.services, 'nobody_by_this_name', personalData),
+    ).rejects.toMatchObject({
       statusCode: 404,
       message: 'No user is called "nobody_by_this_name"',
     });

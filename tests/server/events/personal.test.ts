@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deleteAccount } from '../../../server/accounts/deletion.ts';
+import { personalData } from '../../../server/personal-data.ts';
 import { loadConfig } from '../../../server/config.ts';
 import {
   countPlainEvents,
@@ -108,7 +109,9 @@ describe('the log', () => {
   it('reads [erased] once the author’s key is destroyed, and refuses writes by a deleted author', async () => {
     const userId = await newUser();
     const reviewId = await postReview(userId, 'Soon forgotten 42');
-    await writeTransaction(testDb.database.db, (tx) => deleteAccount(tx, store, { userId, metadata: {} }));
+    await writeTransaction(testDb.database.db, (tx) =>
+      deleteAccount(tx, store, { userId, metadata: {} }, personalData),
+    );
     const [posted] = await readStream(testDb.database.db, streamIds.review(reviewId), ['ReviewPosted']);
     expect((posted as RecordedEvent<'ReviewPosted'>).data.comment).toBe(ERASED);
     await expect(postReview(userId, 'From beyond')).rejects.toMatchObject({ statusCode: 401 });
@@ -132,7 +135,9 @@ describe('events stored before sealing (schema v1)', () => {
     const { db } = testDb.database;
     const author = await newUser();
     const gone = await newUser();
-    await writeTransaction(db, (tx) => deleteAccount(tx, store, { userId: gone, metadata: {} }));
+    await writeTransaction(db, (tx) =>
+      deleteAccount(tx, store, { userId: gone, metadata: {} }, personalData),
+    );
     const v1 = [
       [
         'review-9001',
