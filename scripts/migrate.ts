@@ -2,7 +2,7 @@
 // through the running app when it has the data directory open).
 import { loadConfig } from '../server/config.ts';
 import { configuredStorage, openDatabase, type Database } from '../server/db/database.ts';
-import { migrateAndSeal } from '../server/db/migrate.ts';
+import { migrateAndSeal } from '../server/events/migrate.ts';
 import { useDataKey } from '../server/events/personal.ts';
 import { runningAppOrExit } from './running-app.ts';
 

@@ -4,7 +4,7 @@
 // embedded mode, a running app that has the data directory open does the work.
 import { loadConfig } from '../server/config.ts';
 import { configuredStorage, openDatabase, type Database } from '../server/db/database.ts';
-import { migrateAndSeal } from '../server/db/migrate.ts';
+import { migrateAndSeal } from '../server/events/migrate.ts';
 import { useDataKey } from '../server/events/personal.ts';
 import {
   formatDifferences,

@@ -2,7 +2,7 @@
 import pino, { type Logger } from 'pino';
 import type { Config } from './config.ts';
 import { configuredStorage, openDatabase, type Database } from './db/database.ts';
-import { migrateAndSeal } from './db/migrate.ts';
+import { migrateAndSeal } from './events/migrate.ts';
 import { useDataKey } from './events/personal.ts';
 import { createEventStore, type EventStore } from './events/store.ts';
 import { createBullQueue } from './queue/bullmq.ts';

@@ -1,7 +1,6 @@
 // Runs the timestamped migrations listed in migrations/index.ts with kysely's Migrator.
 import { Migrator, sql, type Kysely } from 'kysely';
 import { migrations } from '../../migrations/index.ts';
-import { sealPlainEvents } from '../events/personal.ts';
 import type { DB } from './schema.ts';
 
 /**
@@ -17,16 +16,6 @@ export async function migrateToLatest(db: Kysely<DB>): Promise<string[]> {
       await sql`reset statement_timeout`.execute(session);
     }
   });
-}
-
-/**
- * The migrations, then the start step that seals personal fields of events stored before sealing
- * existed (see server/events/personal.ts; DATA_KEY must be set with useDataKey first).
- */
-export async function migrateAndSeal(db: Kysely<DB>): Promise<string[]> {
-  const applied = await migrateToLatest(db);
-  await sealPlainEvents(db);
-  return applied;
 }
 
 async function migrate(db: Kysely<DB>): Promise<string[]> {

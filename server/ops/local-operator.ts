@@ -11,7 +11,7 @@ import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Conflict, Invalid, NotFound, Unauthorized } from '../errors.ts';
-import { migrateAndSeal } from '../db/migrate.ts';
+import { migrateAndSeal } from '../events/migrate.ts';
 import { projections } from '../domains.ts';
 import { personalData } from '../personal-data.ts';
 import { replay } from '../events/replay.ts';
