@@ -10,6 +10,10 @@ export type SavedCat = Static<typeof SavedCat>;
 export const SavedBodega = Type.Object({ ...BodegaSummary.properties, saved_at: Type.String() });
 export type SavedBodega = Static<typeof SavedBodega>;
 
+/** What saving and unsaving answer: whether the item is saved now. */
+export const SaveResult = Type.Object({ saved: Type.Boolean() });
+export type SaveResult = Static<typeof SaveResult>;
+
 export const SavedCatsPage = Type.Object({ saved_cats: Type.Array(SavedCat), pagination: Pagination });
 export type SavedCatsPage = Static<typeof SavedCatsPage>;
 

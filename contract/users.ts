@@ -42,6 +42,10 @@ export const LoginBody = Type.Object(
 );
 export type LoginBody = Static<typeof LoginBody>;
 
+/** `GET /api/auth/profile`: the caller's own account. */
+export const Profile = Type.Object({ user: User });
+export type Profile = Static<typeof Profile>;
+
 /** What registering and signing in answer: the session's token and its user, email included. */
 export const Session = Type.Object({ access_token: Type.String(), user: User });
 export type Session = Static<typeof Session>;

@@ -1,9 +1,8 @@
 // Sign-up, sign-in and the caller's own profile (mounted at /api/auth). These are the only
 // responses that carry an email address, and only the caller's own.
 import { signedInUser } from '../plugins/auth.ts';
-import { LoginBody, RegisterBody, Session, User } from '../../contract/users.ts';
+import { LoginBody, Profile, RegisterBody, Session } from '../../contract/users.ts';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
-import { Type } from '@sinclair/typebox';
 import { Conflict, Unauthorized } from '../errors.ts';
 import { nextId } from '../events/store.ts';
 import { runCommand } from '../http/idempotency.ts';
@@ -88,7 +87,7 @@ const accountRoutes: FastifyPluginAsync = async (app) => {
     '/profile',
     {
       preHandler: app.requireUser,
-      schema: { response: { 200: Type.Object({ user: User }), ...errors(401) } },
+      schema: { response: { 200: Profile, ...errors(401) } },
     },
     async (request: FastifyRequest) => {
       const user = await findUserById(db, signedInUser(request).id);

@@ -1,6 +1,6 @@
 // The signed-in user's own lists: saving cats and bodegas, the saved lists and recently viewed.
 // Mounted with an empty prefix, so paths are spelled out in full (/cats/:id/save, /users/...).
-import { RecentlyViewedPage, SavedBodegasPage, SavedCatsPage } from '../../contract/lists.ts';
+import { RecentlyViewedPage, SaveResult, SavedBodegasPage, SavedCatsPage } from '../../contract/lists.ts';
 import type { FastifyPluginAsync } from 'fastify';
 import { Type, type TSchema } from '@sinclair/typebox';
 import type { Kysely } from 'kysely';
@@ -13,7 +13,6 @@ import { clearRecentlyViewed, listRecentlyViewed } from './recently-viewed.ts';
 import { listSavedBodegas, listSavedCats, setSaved, type Page } from './saves.ts';
 
 const TargetParams = Type.Object({ id: Type.String({ maxLength: 40 }) });
-const SaveResult = Type.Object({ saved: Type.Boolean() });
 const Query = Type.Object(PageQuery);
 type PageParams = { page?: number; per_page?: number };
 

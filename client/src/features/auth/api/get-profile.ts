@@ -1,6 +1,6 @@
+import type { Profile } from '../../../../../contract/users.ts';
 import { api } from '../../../lib/api.ts';
-import type { User } from '../types.ts';
 
-export function getProfile(): Promise<{ user: User }> {
-  return api.get<{ user: User }>('/api/auth/profile', { keepSessionOn401: true });
+export function getProfile(): Promise<Profile> {
+  return api.get<Profile>('/api/auth/profile', { keepSessionOn401: true });
 }

@@ -1,10 +1,10 @@
 import { mutationOptions, useMutation } from '@tanstack/react-query';
-import type { NewReport, Report } from '../../../../../contract/moderation.ts';
+import type { NewReport, Report, ReportResponse } from '../../../../../contract/moderation.ts';
 import { api } from '../../../lib/api.ts';
 
 /** Files a report on a cat, bodega, review or photo. */
 export async function reportContent(report: NewReport): Promise<Report> {
-  const body = await api.post<{ report: Report }>('/api/reports', report);
+  const body = await api.post<ReportResponse>('/api/reports', report);
   return body.report;
 }
 
