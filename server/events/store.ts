@@ -85,6 +85,7 @@ export class WriteTx {
   /** The account this write holds (see writeTransaction's `account`), for sealing its author's text. */
   heldAccount: HeldAccount | null = null;
   private readonly locks = new HeldLocks();
+  private readonly undo: (() => Promise<void>)[] = [];
 
   private constructor(readonly trx: Kysely<DB>) {}
 
@@ -134,6 +135,20 @@ export class WriteTx {
     await this.take(wanted, [], false);
   }
 
+  /**
+   * Work done outside the database (an upload's original, stored before its photo is recorded)
+   * that `undo` takes back should the transaction not commit: writeTransaction runs it after the
+   * rollback, latest first. Best effort: `undo` reports its own failures and does not throw.
+   */
+  onRollback(undo: () => Promise<void>): void {
+    this.undo.push(undo);
+  }
+
+  /** writeTransaction's, once the transaction has rolled back. */
+  static async undoAfterRollback(tx: WriteTx): Promise<void> {
+    for (const undo of tx.undo.reverse()) await undo().catch(() => {});
+  }
+
   /** `write` in this transaction: the locks it declares (those not held yet), then its work. */
   async run<T>(write: Write<T>): Promise<T> {
     await this.lock(write.locks);
@@ -171,13 +186,19 @@ export async function writeTransaction<T>(
   work: (tx: WriteTx) => Promise<T>,
   options: WriteTransactionOptions = {},
 ): Promise<T> {
-  let appendedUpTo = 0;
-  const result = await db.transaction().execute(async (trx) => {
-    const tx = await WriteTx.open(trx, options);
-    const out = await work(tx);
-    appendedUpTo = tx.appendedUpTo;
-    return out;
-  });
+  // Set inside the transaction's callback, so typed as TypeScript cannot follow it there.
+  let opened = null as WriteTx | null;
+  let result: T;
+  try {
+    result = await db.transaction().execute(async (trx) => {
+      opened = await WriteTx.open(trx, options);
+      return work(opened);
+    });
+  } catch (error) {
+    if (opened) await WriteTx.undoAfterRollback(opened);
+    throw error;
+  }
+  const appendedUpTo = opened?.appendedUpTo ?? 0;
   if (appendedUpTo > 0) notifyAfterCommit(db, appendedUpTo);
   return result;
 }

@@ -5,23 +5,82 @@
 import type { Kysely } from 'kysely';
 import type { DB, PhotoRow } from '../db/schema.ts';
 import { targetPhotosLock } from '../events/locks.ts';
-import type { EventStore, Write, WriteTx } from '../events/store.ts';
-import { requireTarget, type Target, type TargetRow } from '../events/targets.ts';
+import { nextId, type EventStore, type Write, type WriteTx } from '../events/store.ts';
+import { requireShownTarget, requireTarget, type Target } from '../events/targets.ts';
 import { streamIds, type EventMetadata, type Role } from '../events/types.ts';
-import { decidePhoto, photoDeleted, type NewPhoto, type PhotoCommand, type PhotoState } from './photo.ts';
+import { deleteQuietly, newPhotoFilename, originalKey } from './objects.ts';
+import { decidePhoto, photoDeleted, type PhotoCommand, type PhotoState } from './photo.ts';
+import { checkUploadQuota, claimUpload, quotaLocks, type UploadQuota } from './quota.ts';
 import { findPhoto } from './read.ts';
+import type { Services } from '../services.ts';
+import type { ReceivedPhoto } from './upload.ts';
 
-/** Records an upload whose original is already stored. The caller holds the target's photo lock. */
-export async function recordUpload(
-  tx: WriteTx,
-  store: EventStore,
-  state: { target: Target; owner: TargetRow },
-  photo: NewPhoto,
-  metadata: EventMetadata,
-): Promise<PhotoRow> {
-  const events = decidePhoto({ type: 'UploadPhoto', photo }, { ...state, photo: null });
-  await store.append(tx, streamIds.photo(photo.photoId), 0, events, { metadata });
-  return (await findPhoto(tx.trx, photo.photoId))!;
+/** Who uploads which received file to which cat or bodega. */
+export type Upload = {
+  target: Target;
+  uploader: { id: number; role: Role };
+  file: ReceivedPhoto;
+  metadata: EventMetadata;
+};
+
+/**
+ * Refuses an upload before a byte of its file is read: when there is nothing to attach it to (for
+ * this uploader: a target moderation hid is missing to all but its creator and moderators), or
+ * when the uploader's quota is full, but for a retry with an Idempotency-Key, which may be answered
+ * from its first result whatever the quota. The upload's transaction decides (uploadPhoto).
+ */
+export async function admitUpload(
+  db: Kysely<DB>,
+  quota: UploadQuota,
+  { target, uploader }: Pick<Upload, 'target' | 'uploader'>,
+  retry: boolean,
+): Promise<void> {
+  await requireShownTarget(db, target, uploader);
+  if (!retry) await checkUploadQuota(db, quota, uploader.id);
+}
+
+/**
+ * Records an upload: counts it against the quota, keeps the received file as the photo's original
+ * under a new key, and appends PhotoUploaded. The uploader's account lock comes first (runCommand's
+ * account hold), in the order an account deletion takes them (see accountLock). An Idempotency-Key
+ * retry must repeat the same image, caption and choice.
+ */
+export function uploadPhoto(
+  services: Pick<Services, 'store' | 'photoStorage' | 'config' | 'logger'>,
+  upload: Upload,
+): Write<PhotoRow> {
+  const { store, photoStorage, logger } = services;
+  const quota = services.config.uploads;
+  const { target, uploader, file } = upload;
+  return {
+    locks: [...quotaLocks(quota, uploader.id), targetPhotosLock(target)],
+    fingerprint: { photo_sha256: file.sha256, caption: file.caption, is_primary: file.makePrimary },
+    async run(tx) {
+      const { trx } = tx;
+      const owner = await requireTarget(trx, target, { keyShare: true });
+      await claimUpload(trx, quota, uploader.id);
+      const photoId = await nextId(trx, 'photo_ids');
+      const filename = newPhotoFilename();
+      const originalPath = originalKey(filename, file.type.extension);
+      // Kept before the photo is recorded, so the photos job always finds it; should the
+      // transaction roll back (or the target be gone), it would be nobody's.
+      tx.onRollback(() => deleteQuietly(photoStorage, originalPath, logger));
+      await file.staged.keep(originalPath);
+      const photo = {
+        photoId,
+        uploadedBy: uploader.id,
+        uploaderRole: uploader.role,
+        filename,
+        originalPath,
+        type: file.type,
+        caption: file.caption,
+        makePrimary: file.makePrimary,
+      };
+      const events = decidePhoto({ type: 'UploadPhoto', photo }, { target, owner, photo: null });
+      await store.append(tx, streamIds.photo(photoId), 0, events, { metadata: upload.metadata });
+      return (await findPhoto(trx, photoId))!;
+    },
+  };
 }
 
 /** What a change of one of the target's photos decides on, read under its photo lock. */

@@ -9,20 +9,11 @@ import { Type, type Static } from '@sinclair/typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { TargetType } from '../db/schema.ts';
 import { UnsupportedMediaType } from '../errors.ts';
-import { targetPhotosLock } from '../events/locks.ts';
-import { andThen, nextId } from '../events/store.ts';
-import { requireShownTarget, requireTarget } from '../events/targets.ts';
+import { andThen } from '../events/store.ts';
 import { runCommand } from '../http/idempotency.ts';
 import { errors, pathIdOr404, pathTarget } from '../http/schemas.ts';
-import { deletePhoto, recordUpload, setPrimaryPhoto, type PrimaryChange } from './commands.ts';
-import {
-  deletePhotoObjects,
-  deleteQuietly,
-  discardQuietly,
-  newPhotoFilename,
-  originalKey,
-} from './objects.ts';
-import { checkUploadQuota, claimUpload, quotaLocks } from './quota.ts';
+import { admitUpload, deletePhoto, setPrimaryPhoto, uploadPhoto, type PrimaryChange } from './commands.ts';
+import { deletePhotoObjects, discardQuietly } from './objects.ts';
 import { toPhoto } from './read.ts';
 import { NOT_MULTIPART, isMultipartRequest, receivePhotoUpload } from './upload.ts';
 
@@ -75,63 +66,33 @@ const photosRoutes: FastifyPluginAsync = async (fastify) => {
 
   async function upload(type: TargetType, rawId: string, request: FastifyRequest, reply: FastifyReply) {
     const target = pathTarget(type, rawId);
-    const user = signedInUser(request);
-    // Refuse before reading a byte of the file when there is nothing to attach it to (for this
-    // reader: a target moderation hid is missing to all but its creator and moderators).
-    await requireShownTarget(db, target, user);
-    // A retry with an Idempotency-Key may be answered from its first result whatever the quota.
-    if (request.headers['idempotency-key'] === undefined) await checkUploadQuota(db, config.uploads, user.id);
-    const received = await receivePhotoUpload(request, photoStorage, config.uploadPace);
+    const uploader = signedInUser(request);
+    await admitUpload(
+      db,
+      config.uploads,
+      { target, uploader },
+      request.headers['idempotency-key'] !== undefined,
+    );
+    const file = await receivePhotoUpload(request, photoStorage, config.uploadPace);
     // Gone already when it was kept as the original; otherwise (an error, a replay) not needed.
-    beforeReply.set(request, () => discardQuietly(received.staged, logger));
-    const kept: { original?: string } = {};
+    beforeReply.set(request, () => discardQuietly(file.staged, logger));
     try {
-      // What an Idempotency-Key retry must repeat exactly: the same image, caption and choice.
-      request.body = {
-        photo_sha256: received.sha256,
-        caption: received.caption,
-        is_primary: received.makePrimary,
-      };
-      await runCommand(db, request, reply, {
-        // runCommand takes the uploader's account lock in the same statement, before these, in the
-        // order an account deletion takes them (see accountLock).
-        locks: [...quotaLocks(config.uploads, user.id), targetPhotosLock(target)],
-        async run(tx) {
-          const { trx } = tx;
-          const owner = await requireTarget(trx, target, { keyShare: true });
-          await claimUpload(trx, config.uploads, user.id);
-          const photoId = await nextId(trx, 'photo_ids');
-          const filename = newPhotoFilename();
-          const originalPath = originalKey(filename, received.type.extension);
-          kept.original = originalPath;
-          await received.staged.keep(originalPath);
-          const photo = await recordUpload(
-            tx,
-            store,
-            { target, owner },
-            {
-              photoId,
-              uploadedBy: user.id,
-              uploaderRole: user.role,
-              filename,
-              originalPath,
-              type: received.type,
-              caption: received.caption,
-              makePrimary: received.makePrimary,
-            },
-            requestMetadata(request),
-          );
-          return { status: 201, body: { photo: toPhoto(photo) } };
-        },
+      const recorded = uploadPhoto(app.services, {
+        target,
+        uploader,
+        file,
+        metadata: requestMetadata(request),
       });
+      await runCommand(
+        db,
+        request,
+        reply,
+        andThen(recorded, (photo) => ({ status: 201, body: { photo: toPhoto(photo) } })),
+      );
       // Returning the reply makes Fastify wait for the send (and its onSend work) to finish.
       return reply;
-    } catch (error) {
-      // The transaction rolled back (or the target vanished): the stored original is an orphan.
-      if (kept.original) await deleteQuietly(photoStorage, kept.original, logger);
-      throw error;
     } finally {
-      await discardQuietly(received.staged, logger);
+      await discardQuietly(file.staged, logger);
     }
   }
 

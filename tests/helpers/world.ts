@@ -20,7 +20,7 @@ export type World = {
 };
 
 /** A signed-up person. Inserted directly: the password hash is deliberately slow and not under test here. */
-export async function person(t: TestApp, name: string): Promise<Person> {
+export async function person(t: Pick<TestApp, 'services' | 'app'>, name: string): Promise<Person> {
   const { db } = t.services.database;
   const id = await nextId(db, 'user_ids');
   const username = `${name}${id}`;

@@ -141,6 +141,22 @@ describe('event store append', () => {
     }
   });
 
+  it('undoes what a write transaction did outside the database only when it does not commit', async () => {
+    const undone: string[] = [];
+    await writeTransaction(t.database.db, async (tx) => {
+      tx.onRollback(async () => void undone.push('committed'));
+      await store.append(tx, 'saves-undo-1', 0, [saved(8, 1)]);
+    });
+    await expect(
+      writeTransaction(t.database.db, async (tx) => {
+        tx.onRollback(async () => void undone.push('first'));
+        tx.onRollback(async () => void undone.push('second'));
+        await store.append(tx, 'saves-undo-1', 0, [saved(8, 2)]);
+      }),
+    ).rejects.toBeInstanceOf(ConcurrencyError);
+    expect(undone).toEqual(['second', 'first']);
+  });
+
   it('concurrent appends to one stream with the same expected version: exactly one wins', async () => {
     await store.append(t.database.db, 'saves-4', 0, [saved(4, 1)]);
     const results = await Promise.allSettled(

@@ -1,7 +1,9 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Readable } from 'node:stream';
 import { call } from '../../helpers/app.ts';
+import { multipartForm } from '../../helpers/multipart-form.ts';
 import { setRole } from '../../../server/moderation/roles.ts';
 import { imageOf, jpegOfSize } from '../../fixtures/images.ts';
 import {
@@ -303,6 +305,49 @@ describe('POST /api/photos/{cats|bodegas}/:id/photos', () => {
       alice.token,
     );
     expect(unknown.status).toBe(400);
+    expect(await filesUnder(path.join(t.uploadDir, 'incoming'))).toEqual([]);
+  });
+
+  it('keeps no original of an upload refused after it was kept: its cat hidden while the file arrived', async () => {
+    const bob = await createUser(t, 'bob-hidden');
+    const moderator = await createUser(t, 'mod-hidden');
+    await setRole(t.services, moderator.username, 'moderator');
+    const cat = await addCat(t, alice.id);
+    const before = await filesUnder(path.join(t.uploadDir, 'originals'));
+    const form = multipartForm([
+      { name: 'photo', data: await imageOf('jpeg'), filename: 'cat.jpg', contentType: 'image/jpeg' },
+    ]);
+    // The body stops part way through the file until the cat is hidden: bob may upload when he
+    // starts, and the upload's transaction then finds the cat hidden from him, after it kept the file.
+    const cut = form.payload.length - 40;
+    let hidden!: () => void;
+    const hiddenNow = new Promise<void>((resolve) => (hidden = resolve));
+    let halfway!: () => void;
+    const atHalf = new Promise<void>((resolve) => (halfway = resolve));
+    const body = Readable.from(
+      (async function* () {
+        yield form.payload.subarray(0, cut);
+        halfway();
+        await hiddenNow;
+        yield form.payload.subarray(cut);
+      })(),
+    );
+    const answer = t.app
+      .inject({
+        method: 'POST',
+        url: `/api/photos/cats/${cat}/photos`,
+        payload: body,
+        headers: { ...form.headers, authorization: `Bearer ${bob.token}` },
+      })
+      .then((res) => res);
+    await atHalf;
+    const hide = await call(t.app, 'POST', `/api/moderation/cat/${cat}`, { action: 'hide' }, moderator.token);
+    expect(hide.status).toBe(200);
+    hidden();
+    const res = await answer;
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toMatchObject({ error: 'Cat not found' });
+    expect(await filesUnder(path.join(t.uploadDir, 'originals'))).toEqual(before);
     expect(await filesUnder(path.join(t.uploadDir, 'incoming'))).toEqual([]);
   });
 
