@@ -21,6 +21,10 @@ export const Photo = Type.Object({
 });
 export type Photo = Static<typeof Photo>;
 
+/** What an upload and a primary photo's choice answer: the photo as it now stands. */
+export const PhotoAnswer = Type.Object({ photo: Photo });
+export type PhotoAnswer = Static<typeof PhotoAnswer>;
+
 // Field order is the order of the JSON the API sends.
 const catSummaryFields = {
   id: Type.Integer(),

@@ -2,11 +2,12 @@ import { mutationOptions, useMutation } from '@tanstack/react-query';
 import { api } from '../../../lib/api.ts';
 import { targetPath, type Photo, type TargetType } from '../../../lib/catalogue.ts';
 import { photoMadePrimary } from './cache.ts';
+import type { PhotoAnswer } from '../../../../../contract/catalogue.ts';
 
 export type PhotoRef = { type: TargetType; targetId: number; photoId: number };
 
 export async function setPrimaryPhoto(type: TargetType, targetId: number, photoId: number): Promise<Photo> {
-  const { photo } = await api.put<{ photo: Photo }>(
+  const { photo } = await api.put<PhotoAnswer>(
     `/api/photos/${targetPath(type)}/${targetId}/photos/${photoId}/primary`,
   );
   return photo;

@@ -2,6 +2,7 @@ import { mutationOptions, useMutation } from '@tanstack/react-query';
 import { api } from '../../../lib/api.ts';
 import { targetPath, type Photo, type TargetType } from '../../../lib/catalogue.ts';
 import { photoAdded } from './cache.ts';
+import type { PhotoAnswer } from '../../../../../contract/catalogue.ts';
 
 export type PhotoUpload = { file: File; caption: string };
 
@@ -9,10 +10,7 @@ export async function uploadPhoto(type: TargetType, targetId: number, upload: Ph
   const form = new FormData();
   form.append('caption', upload.caption.trim());
   form.append('photo', upload.file, upload.file.name);
-  const { photo } = await api.upload<{ photo: Photo }>(
-    `/api/photos/${targetPath(type)}/${targetId}/photos`,
-    form,
-  );
+  const { photo } = await api.upload<PhotoAnswer>(`/api/photos/${targetPath(type)}/${targetId}/photos`, form);
   return photo;
 }
 
