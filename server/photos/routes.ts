@@ -2,7 +2,7 @@
 // moderator) and delete (the photo's uploader or the item's creator). Processing happens in the
 // photos worker.
 import { requestMetadata, signedInUser } from '../plugins/auth.ts';
-import { Photo } from '../../contract/catalogue.ts';
+import { PhotoAnswer } from '../../contract/catalogue.ts';
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { Type, type Static } from '@sinclair/typebox';
@@ -23,7 +23,6 @@ const PhotoParams = Type.Object({
   id: Type.String({ maxLength: 100 }),
   photoId: Type.String({ maxLength: 100 }),
 });
-const PhotoBody = Type.Object({ photo: Photo });
 
 const FOLDERS = { cats: 'cat', bodegas: 'bodega' } as const satisfies Record<string, TargetType>;
 
@@ -104,7 +103,7 @@ const photosRoutes: FastifyPluginAsync = async (fastify) => {
         onSend: async (request, reply) => runBeforeReply(request, reply),
         schema: {
           params: TargetParams,
-          response: { 201: PhotoBody, ...errors(400, 401, 404, 409, 413, 415, 429) },
+          response: { 201: PhotoAnswer, ...errors(400, 401, 404, 409, 413, 415, 429) },
         },
       },
       (request, reply) => upload(type, request.params.id, request, reply),
@@ -114,7 +113,7 @@ const photosRoutes: FastifyPluginAsync = async (fastify) => {
       `/${folder}/:id/photos/:photoId/primary`,
       {
         preHandler: app.requireUser,
-        schema: { params: PhotoParams, response: { 200: PhotoBody, ...errors(400, 401, 403, 404, 409) } },
+        schema: { params: PhotoParams, response: { 200: PhotoAnswer, ...errors(400, 401, 403, 404, 409) } },
       },
       async (request, reply) => {
         const change = photoChange(type, request.params, request);
