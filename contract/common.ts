@@ -20,6 +20,10 @@ export const ErrorBody = Type.Object(
 );
 export type ErrorBody = Static<typeof ErrorBody>;
 
+/** What a deletion or a clearing answers: a sentence saying it was done ('Review deleted'). */
+export const Message = Type.Object({ message: Type.String() });
+export type Message = Static<typeof Message>;
+
 export const Pagination = Type.Object({
   page: Type.Integer(),
   per_page: Type.Integer(),

@@ -1,6 +1,7 @@
 // A user as the API shows them to themselves (with their email); others only ever see a review's
 // author (contract/reviews.ts).
 import { Type, type Static } from '@sinclair/typebox';
+import { Message } from './common.ts';
 
 export const Role = Type.Union([Type.Literal('member'), Type.Literal('moderator')]);
 export type Role = Static<typeof Role>;
@@ -75,5 +76,5 @@ export const AccountDeletion = Type.Object(
 );
 export type AccountDeletion = Static<typeof AccountDeletion>;
 
-export const AccountDeleted = Type.Object({ message: Type.String() });
+export const AccountDeleted = Message;
 export type AccountDeleted = Static<typeof AccountDeleted>;

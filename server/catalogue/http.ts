@@ -4,6 +4,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type, type Static, type TObject, type TSchema } from '@sinclair/typebox';
 import type { Kysely } from 'kysely';
+import { Message } from '../../contract/common.ts';
 import type { DB, TargetType } from '../db/schema.ts';
 import type { WriteTx } from '../events/store.ts';
 import { runCommand } from '../http/idempotency.ts';
@@ -15,7 +16,6 @@ import type { ReaderLists, Viewer } from './details.ts';
 import { cleanText, expectedVersionOf } from './validation.ts';
 
 const IfMatch = Type.Object({ 'if-match': Type.Optional(Type.String()) });
-const Message = Type.Object({ message: Type.String() });
 
 /** Any text: a path segment that is not a whole number names nothing, so it is a 404, not a 400. */
 const ItemParams = Type.Object({ id: Type.String({ maxLength: 200 }) });

@@ -1,5 +1,6 @@
 // The signed-in user's own lists: saving cats and bodegas, the saved lists and recently viewed.
 // Mounted with an empty prefix, so paths are spelled out in full (/cats/:id/save, /users/...).
+import { Message } from '../../contract/common.ts';
 import { RecentlyViewedPage, SaveResult, SavedBodegasPage, SavedCatsPage } from '../../contract/lists.ts';
 import type { FastifyPluginAsync } from 'fastify';
 import { Type, type TSchema } from '@sinclair/typebox';
@@ -76,7 +77,7 @@ const listRoutes: FastifyPluginAsync = async (app) => {
     '/users/clear-recently-viewed',
     {
       ...signedIn,
-      schema: { response: { 200: Type.Object({ message: Type.String() }), ...errors(401, 409, 503) } },
+      schema: { response: { 200: Message, ...errors(401, 409, 503) } },
     },
     async (request, reply) =>
       runCommand(db, request, reply, {

@@ -3,6 +3,7 @@
 // photos worker.
 import { requestMetadata, signedInUser } from '../plugins/auth.ts';
 import { PhotoAnswer } from '../../contract/catalogue.ts';
+import { Message } from '../../contract/common.ts';
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { Type, type Static } from '@sinclair/typebox';
@@ -135,7 +136,7 @@ const photosRoutes: FastifyPluginAsync = async (fastify) => {
         onSend: async (request, reply) => runBeforeReply(request, reply),
         schema: {
           params: PhotoParams,
-          response: { 200: Type.Object({ message: Type.String() }), ...errors(400, 401, 403, 404, 409) },
+          response: { 200: Message, ...errors(400, 401, 403, 404, 409) },
         },
       },
       async (request, reply) => {

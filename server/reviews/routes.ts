@@ -1,6 +1,7 @@
 // Reviews: list a cat's or a bodega's reviews (public), post one (signed-in, one per target),
 // delete one's own. Ratings are not touched here: the ratings worker recomputes them from the log.
 import { requestMetadata, signedInUser } from '../plugins/auth.ts';
+import { Message } from '../../contract/common.ts';
 import { NewReviewBody, PostedReview, ReviewPage } from '../../contract/reviews.ts';
 import type { FastifyPluginAsync } from 'fastify';
 import { Type } from '@sinclair/typebox';
@@ -90,7 +91,7 @@ const reviewsRoutes: FastifyPluginAsync = async (fastify) => {
       onRequest: app.requireUser,
       schema: {
         params: TargetParams,
-        response: { 200: Type.Object({ message: Type.String() }), ...errors(401, 403, 404, 409, 503) },
+        response: { 200: Message, ...errors(401, 403, 404, 409, 503) },
       },
     },
     async (request, reply) => {
