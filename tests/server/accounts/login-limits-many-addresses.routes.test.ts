@@ -3,7 +3,8 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KNOWN_ADDRESSES_PER_NAME } from '../../../server/accounts/login-limits.ts';
-import { createTestApp, type TestApp } from '../../helpers/app.ts';
+import type { TestApp } from '../../helpers/app.ts';
+import { appWithAccounts, signIn } from './sign-in.ts';
 
 // A back-off far longer than the test, so a refused attempt cannot become an allowed one while
 // the test runs on a busy machine.
@@ -19,27 +20,14 @@ const LIMITS = {
 describe('failed sign-ins on one name from many addresses', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp({ worker: false, config: { login: LIMITS } });
-    for (const username of ['besieged', 'control', 'traveller', 'nomad'])
-      await t.app.inject({
-        method: 'POST',
-        url: '/api/auth/register',
-        payload: { username, email: `${username}@example.test`, password: 'right-password' },
-      });
+    t = await appWithAccounts(LIMITS, ['besieged', 'control', 'traveller', 'nomad']);
   });
   afterAll(async () => {
     await t.close();
   });
 
-  const login = async (username: string, password: string, address: string) => {
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/api/auth/login',
-      remoteAddress: address,
-      payload: { username, password },
-    });
-    return { status: res.statusCode, body: res.json(), retryAfter: res.headers['retry-after'] };
-  };
+  const login = (username: string, password: string, address: string) =>
+    signIn(t, username, password, address);
   /** Five wrong passwords from each of `count` addresses of `net`, in turn; their statuses. */
   const attack = async (username: string, net: string, count: number) => {
     const statuses: number[] = [];

@@ -1,7 +1,8 @@
 // Whether an email address is some username's must not show in the sign-in limits: an attacker
 // who fails on `alice` and then tries an email gets the same answer whether or not it is alice's.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../helpers/app.ts';
+import type { TestApp } from '../../helpers/app.ts';
+import { appWithAccounts, signIn } from './sign-in.ts';
 
 const LIMITS = {
   windowSeconds: 3600,
@@ -15,28 +16,13 @@ const LIMITS = {
 describe('probing which email belongs to a username through the sign-in limits', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp({ worker: false, config: { login: LIMITS } });
-    for (const username of ['alice', 'bob'])
-      await t.app.inject({
-        method: 'POST',
-        url: '/api/auth/register',
-        payload: { username, email: `${username}@example.test`, password: 'right-password' },
-      });
+    t = await appWithAccounts(LIMITS, ['alice', 'bob']);
   });
   afterAll(async () => {
     await t.close();
   });
 
-  /** Everything a client can read of the answer (but its timing). */
-  const answer = async (username: string, address: string) => {
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/api/auth/login',
-      remoteAddress: address,
-      payload: { username, password: 'a-wrong-guess' },
-    });
-    return { status: res.statusCode, body: res.json(), retryAfter: res.headers['retry-after'] };
-  };
+  const answer = (username: string, address: string) => signIn(t, username, 'a-wrong-guess', address);
   /** The answers to alice's email, another account's email and an email with no account. */
   const probe = async (address: string) => ({
     alices: await answer('alice@example.test', address),

@@ -1,7 +1,8 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addressGroupOf, waitOf } from '../../../server/accounts/login-limits.ts';
-import { createTestApp, type TestApp } from '../../helpers/app.ts';
+import type { TestApp } from '../../helpers/app.ts';
+import { appWithAccounts, signIn } from './sign-in.ts';
 
 // Waits far longer than the gap between two deliberately slow password checks on a busy machine.
 // Instead of sleeping through them, the test ages the stored counters, which is exactly what the
@@ -18,26 +19,15 @@ const LIMITS = {
 describe('brute-force protection of sign-in', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp({ worker: false, config: { login: LIMITS } });
-    for (const username of ['victim', 'bystander', 'forgetful', 'roamer'])
-      await t.app.inject({
-        method: 'POST',
-        url: '/api/auth/register',
-        payload: { username, email: `${username}@example.test`, password: 'right-password' },
-      });
+    t = await appWithAccounts(LIMITS, ['victim', 'bystander', 'forgetful', 'roamer']);
   });
   afterAll(async () => {
     await t.close();
   });
 
   const login = async (username: string, password: string, address: string) => {
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/api/auth/login',
-      remoteAddress: address,
-      payload: { username, password },
-    });
-    return { status: res.statusCode, body: res.json(), retryAfter: Number(res.headers['retry-after']) };
+    const answer = await signIn(t, username, password, address);
+    return { ...answer, retryAfter: Number(answer.retryAfter) };
   };
   /** Lets `seconds` pass for every failure counted so far. */
   const letTimePass = async (seconds: number) => {
