@@ -47,6 +47,16 @@ const FEATURES = readdirSync(new URL('./client/src/features', import.meta.url), 
   .map((entry) => entry.name);
 const otherFeatures = (name) => FEATURES.filter((other) => other !== name);
 
+/** The import plugin as the server's and the client's layering rules both read the tree. */
+const IMPORT_X = {
+  plugins: { 'import-x': importX },
+  settings: {
+    'import-x/ignore': ['node_modules'],
+    'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
+    'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js'] })],
+  },
+};
+
 export default tseslint.config(
   {
     ignores: [
@@ -82,12 +92,7 @@ export default tseslint.config(
     // through its index.ts; the catalogue never imports lists (lists reads the catalogue; the
     // catalogue asks the reader's lists through ReaderLists).
     files: ['main.ts', 'server/**/*.ts', 'workers/**/*.ts', 'scripts/**/*.ts', 'contract/**/*.ts'],
-    plugins: { 'import-x': importX },
-    settings: {
-      'import-x/ignore': ['node_modules'],
-      'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
-      'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js'] })],
-    },
+    ...IMPORT_X,
     rules: {
       'import-x/no-cycle': 'error',
       'import-x/no-restricted-paths': [
@@ -143,12 +148,7 @@ export default tseslint.config(
     // stream (the functions that apply its messages to the feature's cache, and their types); so
     // the stream's code never pulls in a feature's screens, and never closes a circle through them.
     files: ['client/src/**/*.{ts,tsx}'],
-    plugins: { 'import-x': importX },
-    settings: {
-      'import-x/ignore': ['node_modules'],
-      'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
-      'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js'] })],
-    },
+    ...IMPORT_X,
     rules: {
       'import-x/no-cycle': 'error',
       'import-x/no-restricted-paths': [
