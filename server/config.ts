@@ -149,6 +149,16 @@ function apiDocsOf(raw: string | undefined, problems: string[]): 'public' | 'off
   return 'public';
 }
 
+/** positiveInt, or 0 where the setting is `0` (which turns its limit or feature off). */
+function positiveIntOrOff(
+  name: string,
+  raw: string | undefined,
+  fallback: number,
+  problems: string[],
+): number {
+  return raw === '0' ? 0 : positiveInt(name, raw, fallback, problems);
+}
+
 function positiveInt(name: string, raw: string | undefined, fallback: number, problems: string[]): number {
   if (raw === undefined || raw === '') return fallback;
   const n = Number(raw);
@@ -233,7 +243,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const problems: string[] = [];
   const nodeEnv =
     env.NODE_ENV === 'production' ? 'production' : env.NODE_ENV === 'test' ? 'test' : 'development';
-  const port = env.PORT === '0' ? 0 : positiveInt('PORT', env.PORT, 3000, problems);
+  const port = positiveIntOrOff('PORT', env.PORT, 3000, problems);
   if (port > 65535) problems.push('PORT must be at most 65535');
 
   const jwtSecret = env.JWT_SECRET ?? '';
@@ -299,21 +309,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metricsToken: env.METRICS_TOKEN || null,
     apiDocs: apiDocsOf(env.API_DOCS, problems),
     trustProxy: trustProxy(env.TRUST_PROXY, problems),
-    writeRateLimitPerMinute:
-      env.WRITE_RATE_LIMIT === '0' ? 0 : positiveInt('WRITE_RATE_LIMIT', env.WRITE_RATE_LIMIT, 120, problems),
-    searchCacheEntries:
-      env.SEARCH_CACHE_ENTRIES === '0'
-        ? 0
-        : positiveInt('SEARCH_CACHE_ENTRIES', env.SEARCH_CACHE_ENTRIES, 2000, problems),
+    writeRateLimitPerMinute: positiveIntOrOff('WRITE_RATE_LIMIT', env.WRITE_RATE_LIMIT, 120, problems),
+    searchCacheEntries: positiveIntOrOff('SEARCH_CACHE_ENTRIES', env.SEARCH_CACHE_ENTRIES, 2000, problems),
     searchCacheBytes: positiveInt('SEARCH_CACHE_MB', env.SEARCH_CACHE_MB, 64, problems) * 1024 * 1024,
     reportsToHide: positiveInt('REPORTS_TO_HIDE', env.REPORTS_TO_HIDE, 3, problems),
     reports: {
-      minAccountAgeHours:
-        env.REPORTER_MIN_ACCOUNT_AGE_HOURS === '0'
-          ? 0
-          : positiveInt('REPORTER_MIN_ACCOUNT_AGE_HOURS', env.REPORTER_MIN_ACCOUNT_AGE_HOURS, 72, problems),
-      perDay:
-        env.REPORTS_PER_DAY === '0' ? 0 : positiveInt('REPORTS_PER_DAY', env.REPORTS_PER_DAY, 20, problems),
+      minAccountAgeHours: positiveIntOrOff(
+        'REPORTER_MIN_ACCOUNT_AGE_HOURS',
+        env.REPORTER_MIN_ACCOUNT_AGE_HOURS,
+        72,
+        problems,
+      ),
+      perDay: positiveIntOrOff('REPORTS_PER_DAY', env.REPORTS_PER_DAY, 20, problems),
     },
     uploadPace: {
       minBytesPerSecond: positiveInt(
@@ -327,21 +334,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxMs: positiveInt('UPLOAD_MAX_SECONDS', env.UPLOAD_MAX_SECONDS, 300, problems) * 1000,
     },
     uploads: {
-      perMinute:
-        env.UPLOADS_PER_MINUTE === '0'
-          ? 0
-          : positiveInt('UPLOADS_PER_MINUTE', env.UPLOADS_PER_MINUTE, 10, problems),
-      perDay:
-        env.UPLOADS_PER_DAY === '0' ? 0 : positiveInt('UPLOADS_PER_DAY', env.UPLOADS_PER_DAY, 100, problems),
+      perMinute: positiveIntOrOff('UPLOADS_PER_MINUTE', env.UPLOADS_PER_MINUTE, 10, problems),
+      perDay: positiveIntOrOff('UPLOADS_PER_DAY', env.UPLOADS_PER_DAY, 100, problems),
     },
-    statementTimeoutMs:
-      env.STATEMENT_TIMEOUT_MS === '0'
-        ? 0
-        : positiveInt('STATEMENT_TIMEOUT_MS', env.STATEMENT_TIMEOUT_MS, 15_000, problems),
-    requestTimeoutMs:
-      env.REQUEST_TIMEOUT_MS === '0'
-        ? 0
-        : positiveInt('REQUEST_TIMEOUT_MS', env.REQUEST_TIMEOUT_MS, 30_000, problems),
+    statementTimeoutMs: positiveIntOrOff('STATEMENT_TIMEOUT_MS', env.STATEMENT_TIMEOUT_MS, 15_000, problems),
+    requestTimeoutMs: positiveIntOrOff('REQUEST_TIMEOUT_MS', env.REQUEST_TIMEOUT_MS, 30_000, problems),
     login: {
       windowSeconds: positiveInt(
         'LOGIN_LIMIT_WINDOW_SECONDS',
