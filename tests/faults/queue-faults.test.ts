@@ -126,9 +126,12 @@ describe('queue faults (separate api and worker processes on private Postgres an
     await redis.start();
 
     const expectedRating = Math.round((ratings.reduce((a, b) => a + b, 0) / ratings.length) * 100) / 100;
+    let seen = 'nothing yet';
     await waitFor(
       async () => {
         const cat = await json(await fetch(`${api.baseUrl}/api/cats/${catId}`));
+        const statuses = cat.cat.photos.map((p: { id: number; status: string }) => `${p.id}:${p.status}`);
+        seen = `photos ${statuses.join(' ')}, ${cat.cat.review_count} reviews, rating ${cat.cat.rating}`;
         const ready = cat.cat.photos.filter((p: { status: string }) => p.status === 'ready').length;
         return (
           ready === photoIds.length &&
@@ -137,7 +140,11 @@ describe('queue faults (separate api and worker processes on private Postgres an
         );
       },
       90_000,
-      'every photo to be ready and the rating to be right',
+      // When it times out, say how far it got and what the processes said, so a rare failure can
+      // be told apart from a slow machine.
+      () =>
+        `every photo to be ready and the rating to be right (last seen: ${seen}; ` +
+        `api said: ${api.output().slice(-3000)}; worker said: ${worker.output().slice(-3000)})`,
     );
     const processed = await processedPerPhoto(database);
     for (const id of photoIds) expect(processed.get(id)).toBe(1);
