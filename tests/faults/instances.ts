@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import pg from 'pg';
 import type { Json } from '../helpers/json.ts';
 
 export function freePort(): Promise<number> {
@@ -68,6 +69,17 @@ export async function startPostgres(): Promise<PostgresInstance> {
     '--no-sync',
   ]);
   execFileSync(cmd, args, { stdio: 'ignore' });
+  // A private primary can be streamed from (startReplica): replication connections from 127.0.0.1
+  // are trusted like every other (initdb writes that line today; written again so it stays so).
+  fs.appendFileSync(path.join(data, 'pg_hba.conf'), '\nhost replication all 127.0.0.1/32 trust\n');
+  const instance = postgresIn(dir, port, '-c wal_level=replica -c max_wal_senders=10');
+  await instance.start();
+  return instance;
+}
+
+/** A Postgres server on `port` over the data directory `dir`/data (already initialised). */
+function postgresIn(dir: string, port: number, options = ''): PostgresInstance {
+  const data = path.join(dir, 'data');
   const ctl = (action: string[]) => {
     const [c, a] = pgCommand([pgBin('pg_ctl'), '-D', data, '-w', '-t', '60', ...action]);
     execFileSync(c, a, { stdio: 'ignore' });
@@ -78,7 +90,7 @@ export async function startPostgres(): Promise<PostgresInstance> {
     async start() {
       ctl([
         '-o',
-        `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`,
+        `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off ${options}`.trim(),
         '-l',
         path.join(dir, 'log'),
         'start',
@@ -96,8 +108,77 @@ export async function startPostgres(): Promise<PostgresInstance> {
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };
-  await instance.start();
   return instance;
+}
+
+export type ReplicaInstance = PostgresInstance & {
+  /** Stops applying the primary's WAL (it still arrives): reads see the data as of now. */
+  pauseReplay(): Promise<void>;
+  resumeReplay(): Promise<void>;
+};
+
+/** Runs one statement on a server with its own short-lived connection. */
+async function runOn(url: string, text: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000 });
+  client.on('error', () => {});
+  await client.connect();
+  try {
+    await client.query(text);
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+let replicas = 0;
+
+/**
+ * A hot standby of `primary` (one of startPostgres's) on its own port: a base backup taken with
+ * `pg_basebackup -R` (which writes standby.signal and the primary's connection), streaming from a
+ * replication slot so the primary keeps the WAL a stopped replica has not received yet. Reads on it
+ * work like on any server; writes fail (read-only transaction).
+ */
+export async function startReplica(primary: PostgresInstance): Promise<ReplicaInstance> {
+  const port = await freePort();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bodega-pg-replica-'));
+  if (asRoot) execFileSync('chown', ['-R', 'postgres', dir]);
+  const slot = `replica_${process.pid}_${++replicas}`;
+  const [cmd, args] = pgCommand([
+    pgBin('pg_basebackup'),
+    '-h',
+    '127.0.0.1',
+    '-p',
+    String(primary.port),
+    '-U',
+    'postgres',
+    '-D',
+    path.join(dir, 'data'),
+    '-R',
+    '-X',
+    'stream',
+    '--create-slot',
+    '--slot',
+    slot,
+    '--checkpoint=fast',
+    '--no-sync',
+  ]);
+  execFileSync(cmd, args, { stdio: 'ignore' });
+  const server = postgresIn(dir, port, '-c hot_standby=on');
+  const replica: ReplicaInstance = {
+    ...server,
+    async pauseReplay() {
+      await runOn(replica.url, 'select pg_wal_replay_pause()');
+    },
+    async resumeReplay() {
+      await runOn(replica.url, 'select pg_wal_replay_resume()');
+    },
+    async destroy() {
+      await server.destroy();
+      // The slot would hold the primary's WAL for good.
+      await runOn(primary.url, `select pg_drop_replication_slot('${slot}')`).catch(() => {});
+    },
+  };
+  await replica.start();
+  return replica;
 }
 
 export type RedisInstance = {
