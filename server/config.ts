@@ -54,6 +54,8 @@ export type Config = {
   port: number;
   host: string;
   databaseUrl: string | null;
+  /** Read replicas of DATABASE_URL's server (see server/db/read-pools.ts); empty: every read on it. */
+  replicas: ReplicaSettings;
   dataDir: string;
   /** Embedded mode: how long the storage thread may stop answering before it is restarted. */
   embeddedStorageDeadlineMs: number;
@@ -112,6 +114,19 @@ export type Config = {
   requestTimeoutMs: number;
   login: LoginLimits;
   live: LiveSettings;
+};
+
+/** Streaming replicas that serve the public reads that may lag (Postgres mode only). */
+export type ReplicaSettings = {
+  /** DATABASE_REPLICA_URLS, comma-separated; none: every read goes to DATABASE_URL. */
+  urls: string[];
+  /** A replica further behind the primary than this leaves the rotation until it catches up. */
+  maxLagMs: number;
+  /**
+   * How long a read that carries a log position (read-your-writes) waits for a replica to replay
+   * it before the primary answers it instead; 0: such reads go to the primary at once.
+   */
+  waitMs: number;
 };
 
 export type UploadPace = { minBytesPerSecond: number; windowMs: number; maxMs: number };
@@ -230,6 +245,24 @@ function url(name: string, raw: string | undefined, schemes: string[], problems:
   return raw;
 }
 
+/** DATABASE_REPLICA_URLS and their bounds; replicas need DATABASE_URL (embedded mode has none). */
+function replicasOf(env: NodeJS.ProcessEnv, problems: string[]): ReplicaSettings {
+  const urls = (env.DATABASE_REPLICA_URLS ?? '')
+    .split(',')
+    .map((u) => u.trim())
+    .filter((u) => u !== '');
+  urls.forEach((u, i) =>
+    url(`DATABASE_REPLICA_URLS (entry ${i + 1})`, u, ['postgres:', 'postgresql:'], problems),
+  );
+  if (urls.length > 0 && !env.DATABASE_URL)
+    problems.push('DATABASE_REPLICA_URLS needs DATABASE_URL: replicas are read beside a Postgres primary');
+  return {
+    urls,
+    maxLagMs: positiveInt('REPLICA_MAX_LAG_MS', env.REPLICA_MAX_LAG_MS, 5000, problems),
+    waitMs: positiveIntOrOff('REPLICA_WAIT_MS', env.REPLICA_WAIT_MS, 200, problems),
+  };
+}
+
 /** A key-less public style with OpenStreetMap data (attribution comes with the style). */
 export const DEFAULT_MAP_STYLE_URL = 'https://tiles.openfreemap.org/styles/liberty';
 
@@ -275,6 +308,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port,
     host: env.HOST ?? '0.0.0.0',
     databaseUrl: url('DATABASE_URL', env.DATABASE_URL, ['postgres:', 'postgresql:'], problems),
+    replicas: replicasOf(env, problems),
     dataDir: path.resolve(env.DATA_DIR ?? 'data'),
     embeddedStorageDeadlineMs: positiveInt(
       'EMBEDDED_STORAGE_DEADLINE_MS',
