@@ -322,7 +322,7 @@ function pickHood(rnd: Random) {
   return NEIGHBOURHOODS[0]!;
 }
 
-function bodegaEvents(rnd: Random, id: number): NewEvent[] {
+export function bodegaEvents(rnd: Random, id: number): NewEvent[] {
   const hood = pickHood(rnd);
   // A few shops were never geocoded: they must stay out of nearby search only.
   const coordinates = rnd.next() < 0.02 ? { latitude: null, longitude: null } : point(rnd, hood);
@@ -345,7 +345,7 @@ function bodegaEvents(rnd: Random, id: number): NewEvent[] {
   return events;
 }
 
-function catFields(rnd: Random): CatFields {
+export function catFields(rnd: Random): CatFields {
   const name = `${rnd.pick(CAT_NAMES)}${rnd.pick(NAME_SUFFIX)}`;
   return {
     name,
@@ -408,7 +408,7 @@ function shopStreams(rnd: Random, bodegaId: number, catIds: number[]): Stream[] 
 }
 
 /** Spreads `cats` over `bodegas` (every shop has at least one cat when cats >= bodegas). */
-function catsPerShop(rnd: Random, bodegas: number, cats: number): number[] {
+export function catsPerShop(rnd: Random, bodegas: number, cats: number): number[] {
   const counts = new Array<number>(bodegas).fill(cats >= bodegas ? 1 : 0);
   let left = cats - (cats >= bodegas ? bodegas : 0);
   while (left > 0) {

@@ -22,6 +22,7 @@ const SCENARIOS: Record<string, () => Promise<{ scenario: Scenario }>> = {
   startup: () => import('./scenarios/startup.ts'),
   embedded: () => import('./scenarios/embedded.ts'),
   client: () => import('./scenarios/client.ts'),
+  growth: () => import('./scenarios/growth.ts'),
 };
 
 const rows: BenchRow[] = [];

@@ -23,7 +23,7 @@ import { startAppProcess, stopAppProcess } from './search.ts';
 
 type View = { name: string; zoom: number; box: { west: number; south: number; east: number; north: number } };
 
-const VIEWS: View[] = [
+export const VIEWS: View[] = [
   { name: 'city z10', zoom: 10, box: { west: -74.26, south: 40.49, east: -73.7, north: 40.92 } },
   { name: 'Brooklyn z13', zoom: 13, box: { west: -74.05, south: 40.57, east: -73.85, north: 40.74 } },
   { name: 'East Village z16', zoom: 16, box: { west: -73.992, south: 40.722, east: -73.976, north: 40.731 } },
@@ -33,7 +33,7 @@ const APP_WARM_REQUESTS = 3000;
 const FILTER = { query: '&breed=Tabby&is_friendly=true', fields: { breed: 'Tabby', is_friendly: 'true' } };
 
 /** Distinct requests for a view: the box moved by up to a tenth of its size each time. */
-function requests(view: View, filtered: boolean, count: number, seed: number): Request[] {
+export function requests(view: View, filtered: boolean, count: number, seed: number): Request[] {
   const rnd = randomSource(seed).next;
   return Array.from({ length: count }, () => {
     const { west, south, east, north } = view.box;

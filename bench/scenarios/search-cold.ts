@@ -62,7 +62,7 @@ function textRequest({ q, type }: TextKind, filters?: { query: string; filters: 
   };
 }
 
-function kinds(perKind: number): Kind[] {
+export function kinds(perKind: number): Kind[] {
   // Three disjoint sets per kind: one at a time, under load, and a few to warm the process.
   const q = coldQueries(2 * perKind + WARM_REQUESTS);
   return [
