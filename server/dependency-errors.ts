@@ -48,6 +48,8 @@ export function isTransientError(error: unknown, depth = 0): boolean {
   const e = error as { code?: unknown; name?: unknown; message?: unknown; cause?: unknown };
   if (typeof e.code === 'string' && (RETRY_CODES.has(e.code) || e.code.startsWith('08'))) return true;
   if (e.name === 'MaxRetriesPerRequestError') return true;
+  // An error the app already reads as a dependency that is down (photo storage, for one).
+  if ((e as { statusCode?: unknown }).statusCode === 503) return true;
   if (typeof e.message === 'string' && TRANSIENT_MESSAGES.test(e.message)) return true;
   return e.cause ? isTransientError(e.cause, depth + 1) : false;
 }

@@ -87,25 +87,52 @@ export function createLocalStorage(root: string): PhotoStorage {
       await fs.rm(fileOf(key), { force: true });
     },
 
-    async *list({ prefix = '', olderThan }) {
+    async *list({ prefix = '', olderThan, after = '' }) {
       const entries = await fs.readdir(root, { recursive: true, withFileTypes: true }).catch((error) => {
         if (isMissing(error)) return [];
         throw error;
       });
-      for (const entry of entries) {
-        if (!entry.isFile()) continue;
-        const file = path.join(entry.parentPath, entry.name);
-        const key = path.relative(root, file).split(path.sep).join('/');
-        if (
-          !key.startsWith(prefix) ||
-          key.startsWith(`${INCOMING}/`) ||
-          WRITING.test(key) ||
-          !isObjectKey(key)
+      const keys = entries
+        .filter((entry) => entry.isFile())
+        .map((entry) =>
+          path.relative(root, path.join(entry.parentPath, entry.name)).split(path.sep).join('/'),
         )
-          continue;
-        const stat = await fs.stat(file).catch(() => null);
+        .filter(
+          (key) =>
+            key.startsWith(prefix) &&
+            key > after &&
+            !key.startsWith(`${INCOMING}/`) &&
+            !WRITING.test(key) &&
+            isObjectKey(key),
+        )
+        // Keys are ASCII, so this is byte order, as an S3 listing's.
+        .sort();
+      for (const key of keys) {
+        const stat = await fs.stat(fileOf(key)).catch(() => null);
         if (stat && stat.mtime < olderThan) yield key;
       }
     },
+
+    /** Files in incoming/ and puts' unfinished writes (see put) a stopped process left behind. */
+    async removeAbandoned({ olderThan, limit }) {
+      const entries = await fs.readdir(root, { recursive: true, withFileTypes: true }).catch((error) => {
+        if (isMissing(error)) return [];
+        throw error;
+      });
+      let removed = 0;
+      for (const entry of entries) {
+        if (removed >= limit) break;
+        const file = path.join(entry.parentPath, entry.name);
+        const key = path.relative(root, file).split(path.sep).join('/');
+        if (!entry.isFile() || !(key.startsWith(`${INCOMING}/`) || WRITING.test(key))) continue;
+        const stat = await fs.stat(file).catch(() => null);
+        if (!stat || stat.mtime >= olderThan) continue;
+        await fs.rm(file, { force: true });
+        removed += 1;
+      }
+      return removed;
+    },
+
+    async close() {},
   };
 }

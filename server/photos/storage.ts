@@ -1,7 +1,9 @@
 // Where photo objects are kept: originals (private, until the photos job has made the variants)
 // and the public variants /uploads serves. The app speaks to it in keys and streams only, so a
-// backend may keep objects on a disk (local-storage.ts, under UPLOAD_DIR) or elsewhere.
+// backend may keep objects on a disk (local-storage.ts, under UPLOAD_DIR) or in an S3-compatible
+// bucket (s3-storage.ts), chosen by PHOTO_STORAGE.
 import type { Readable, Writable } from 'node:stream';
+import { Unavailable } from '../errors.ts';
 
 /**
  * An object's name: segments of letters, digits, '.', '_' and '-' joined by '/', none of them
@@ -44,8 +46,27 @@ export interface PhotoStorage {
   open(key: ObjectKey): Promise<StoredObject | null>;
   /** Deletes the object; deleting one that is not there is not an error. */
   delete(key: ObjectKey): Promise<void>;
-  /** The keys of stored objects under `prefix` last written before `olderThan` (staged ones are not stored yet). */
-  list(options: { prefix?: string; olderThan: Date }): AsyncIterable<ObjectKey>;
+  /**
+   * The keys of stored objects under `prefix` last written before `olderThan`, in ascending byte
+   * order, starting after the key `after` when given (staged ones are not stored yet).
+   */
+  list(options: { prefix?: string; olderThan: Date; after?: ObjectKey }): AsyncIterable<ObjectKey>;
+  /**
+   * Removes what uploads that never ended left behind (a process stopped between receiving a file
+   * and keeping or discarding it): staged objects begun before `olderThan`, at most `limit` of
+   * them. Answers how many it removed.
+   */
+  removeAbandoned(options: { olderThan: Date; limit: number }): Promise<number>;
+  /** Lets go of connections; the storage is not used afterwards. */
+  close(): Promise<void>;
+}
+
+/** The storage cannot be reached (or answers that it is failing): a 503, and a job tries again. */
+export class PhotoStorageUnavailable extends Unavailable {
+  constructor(cause: unknown) {
+    super('Photo storage cannot be reached right now, so nothing was saved. Please try again shortly.');
+    this.cause = cause;
+  }
 }
 
 /** A key the app did not make (from a request, or a recorded event that was tampered with). */

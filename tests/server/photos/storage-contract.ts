@@ -26,6 +26,14 @@ async function keysOf(storage: PhotoStorage, options: { prefix?: string; olderTh
   return keys.sort();
 }
 
+/** The keys as list yields them, in its order. */
+async function keysInOrder(storage: PhotoStorage, options: { prefix?: string; after?: string }) {
+  const keys: string[] = [];
+  for await (const key of storage.list({ olderThan: new Date(Date.now() + 60_000), ...options }))
+    keys.push(key);
+  return keys;
+}
+
 async function readAll(stream: Readable): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of stream) chunks.push(chunk as Buffer);
@@ -129,6 +137,27 @@ export function describeStorageContract(backend: string, create: () => Promise<S
         'originals/old.jpg',
       ]);
       expect(await keysOf(storage, { prefix: 'bodegas/' })).toEqual([]);
+    });
+
+    it('lists keys in byte order, from after a key when asked', async () => {
+      const keys = ['bodegas/z9_thumb.webp', 'cats/a1_large.webp', 'cats/a1_thumb.webp', 'originals/a1.jpg'];
+      for (const key of [...keys].reverse()) await storage.put(key, bytes('x'));
+      expect(await keysInOrder(storage, {})).toEqual(keys);
+      expect(await keysInOrder(storage, { after: 'cats/a1_large.webp' })).toEqual(keys.slice(2));
+      expect(await keysInOrder(storage, { prefix: 'cats/', after: 'cats/a' })).toEqual(keys.slice(1, 3));
+      expect(await keysInOrder(storage, { after: 'originals/a1.jpg' })).toEqual([]);
+    });
+
+    it('removes nothing but abandoned staged objects, and those only when old enough', async () => {
+      await storage.put('originals/g7.jpg', bytes('kept'));
+      const staged = await storage.stage();
+      await pipeline(Readable.from([bytes('kept')]), staged.writable);
+      const later = new Date(Date.now() + 60_000);
+      expect(await storage.removeAbandoned({ olderThan: new Date(Date.now() - 60_000), limit: 10 })).toBe(0);
+      // Staged and never kept or discarded, as a process that stopped would leave it.
+      expect(await storage.removeAbandoned({ olderThan: later, limit: 10 })).toBe(1);
+      expect(await keysOf(storage)).toEqual(['originals/g7.jpg']);
+      expect(await under.leftovers()).toEqual([]);
     });
 
     it('keeps a staged object under its key once all of it is written, and discarding it then changes nothing', async () => {
