@@ -69,6 +69,10 @@ export type Config = {
   dataKey: Buffer;
   tokenLifetimeSeconds: number;
   uploadDir: string;
+  /** Where photo originals and variants are kept (PHOTO_STORAGE): under uploadDir, or in `s3`. */
+  photoStorage: 'local' | 's3';
+  /** The bucket (S3_*): required with PHOTO_STORAGE=s3, read by `npm run storage` otherwise. */
+  s3: S3Settings | null;
   googleMapsApiKey: string | null;
   /** MapLibre style of the street map shown without a Google key; null (`none`) turns it off. */
   mapStyleUrl: string | null;
@@ -130,6 +134,18 @@ export type ReplicaSettings = {
 };
 
 export type UploadPace = { minBytesPerSecond: number; windowMs: number; maxMs: number };
+
+/** An S3-compatible bucket for photos; credentials come from the SDK's own chain (AWS_* variables). */
+export type S3Settings = {
+  bucket: string;
+  /** S3_ENDPOINT: the store's address; null for AWS S3 itself. */
+  endpoint: string | null;
+  region: string;
+  /** S3_FORCE_PATH_STYLE: the bucket in the path (`<endpoint>/<bucket>/<key>`), as MinIO wants. */
+  forcePathStyle: boolean;
+  /** S3_PUBLIC_URL, without a trailing slash: where browsers fetch variants; null: from this server. */
+  publicUrl: string | null;
+};
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -263,6 +279,53 @@ function replicasOf(env: NodeJS.ProcessEnv, problems: string[]): ReplicaSettings
   };
 }
 
+/** PHOTO_STORAGE: `local` (the default, under UPLOAD_DIR) or `s3` (S3_BUCKET and the rest). */
+function photoStorageOf(raw: string | undefined, problems: string[]): Config['photoStorage'] {
+  const value = (raw ?? '').trim().toLowerCase();
+  if (value === '' || value === 'local') return 'local';
+  if (value === 's3') return 's3';
+  problems.push(`PHOTO_STORAGE must be local or s3 (got "${raw}")`);
+  return 'local';
+}
+
+// S3's rule for bucket names (3 to 63 characters), which the other stores follow too.
+const BUCKET_NAME = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
+
+/** The S3_* settings: required with PHOTO_STORAGE=s3, read whenever S3_BUCKET is set. */
+function s3Of(
+  env: NodeJS.ProcessEnv,
+  storage: Config['photoStorage'],
+  problems: string[],
+): S3Settings | null {
+  const bucket = (env.S3_BUCKET ?? '').trim();
+  if (!bucket) {
+    if (storage === 's3') problems.push('S3_BUCKET is required when PHOTO_STORAGE=s3');
+    return null;
+  }
+  if (!BUCKET_NAME.test(bucket))
+    problems.push(
+      `S3_BUCKET must be a bucket name: 3 to 63 lowercase letters, digits, dots or hyphens (got "${bucket}")`,
+    );
+  const region = (env.S3_REGION ?? '').trim() || 'us-east-1';
+  if (!/^[a-z0-9-]{1,40}$/.test(region))
+    problems.push(`S3_REGION must be a region name such as us-east-1 (got "${env.S3_REGION}")`);
+  const pathStyle = (env.S3_FORCE_PATH_STYLE ?? '').trim().toLowerCase();
+  if (!['', 'true', 'false'].includes(pathStyle))
+    problems.push(`S3_FORCE_PATH_STYLE must be true or false (got "${env.S3_FORCE_PATH_STYLE}")`);
+  const publicUrl = url('S3_PUBLIC_URL', env.S3_PUBLIC_URL?.trim(), ['http:', 'https:'], problems);
+  if (publicUrl && URL.canParse(publicUrl)) {
+    const u = new URL(publicUrl);
+    if (u.search || u.hash) problems.push('S3_PUBLIC_URL must not have a query (?) or a fragment (#)');
+  }
+  return {
+    bucket,
+    endpoint: url('S3_ENDPOINT', env.S3_ENDPOINT?.trim(), ['http:', 'https:'], problems),
+    region,
+    forcePathStyle: pathStyle === 'true',
+    publicUrl: publicUrl ? publicUrl.replace(/\/+$/, '') : null,
+  };
+}
+
 /** A key-less public style with OpenStreetMap data (attribution comes with the style). */
 export const DEFAULT_MAP_STYLE_URL = 'https://tiles.openfreemap.org/styles/liberty';
 
@@ -303,6 +366,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
 
   const cors = (env.CORS_ORIGINS ?? '*').trim();
+  const photoStorage = photoStorageOf(env.PHOTO_STORAGE, problems);
   const config: Config = {
     env: nodeEnv,
     port,
@@ -326,6 +390,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       problems,
     ),
     uploadDir: path.resolve(env.UPLOAD_DIR ?? 'uploads'),
+    photoStorage,
+    s3: s3Of(env, photoStorage, problems),
     googleMapsApiKey: env.GOOGLE_MAPS_API_KEY || null,
     mapStyleUrl: mapStyleUrl(env.MAP_STYLE_URL, problems),
     geocoderApiKey: env.GEOCODER_API_KEY || null,

@@ -11,6 +11,7 @@ import type { JobQueue } from './queue/queue.ts';
 import { projections } from './domains.ts';
 import type { Projection } from './events/projection.ts';
 import { createLocalStorage } from './photos/local-storage.ts';
+import { createS3Storage } from './photos/s3-storage.ts';
 import type { PhotoStorage } from './photos/storage.ts';
 
 export type Services = {
@@ -19,7 +20,7 @@ export type Services = {
   store: EventStore;
   queue: JobQueue;
   logger: Logger;
-  /** Photo originals and variants (on the disk under UPLOAD_DIR). */
+  /** Photo originals and variants: on the disk under UPLOAD_DIR, or in a bucket (PHOTO_STORAGE). */
   photoStorage: PhotoStorage;
 };
 
@@ -48,6 +49,12 @@ export function createLogger(config: Config, to: 'stdout' | 'stderr' = 'stdout')
     },
     pino.destination(to === 'stderr' ? 2 : 1),
   );
+}
+
+/** The configured photo storage: the upload directory, or the bucket with PHOTO_STORAGE=s3. */
+export function configuredPhotoStorage(config: Config): PhotoStorage {
+  if (config.photoStorage === 'local' || !config.s3) return createLocalStorage(config.uploadDir);
+  return createS3Storage(config.s3);
 }
 
 export async function createServices(config: Config, options: ServiceOptions = {}): Promise<Services> {
@@ -91,11 +98,12 @@ export async function createServices(config: Config, options: ServiceOptions = {
     store: createEventStore(options.projections ?? projections),
     queue,
     logger,
-    photoStorage: createLocalStorage(config.uploadDir),
+    photoStorage: configuredPhotoStorage(config),
   };
 }
 
 export async function closeServices(services: Services): Promise<void> {
   await services.queue.close();
   await services.database.close();
+  await services.photoStorage.close();
 }

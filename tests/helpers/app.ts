@@ -80,6 +80,7 @@ export async function createTestApp(
       await app.close();
       await worker?.stop();
       await services.queue.close();
+      await services.photoStorage.close();
       await testDb.drop();
     },
   };
