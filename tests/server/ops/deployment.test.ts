@@ -47,6 +47,23 @@ describe('deployment', () => {
     expect(copies.filter((c) => !c.fromBuild).map((c) => c.source)).toEqual(['package.json']);
   });
 
+  it('shares no directory between the app containers: photos go to the private bucket MinIO holds', () => {
+    const services = compose.services as Record<
+      string,
+      { volumes?: string[]; environment?: Record<string, string>; entrypoint?: string[] }
+    >;
+    for (const name of ['migrate', 'api', 'worker']) {
+      expect(services[name]!.volumes ?? [], `${name} mounts nothing`).toEqual([]);
+      expect(services[name]!.environment!.PHOTO_STORAGE).toBe('s3');
+    }
+    const env = services.api!.environment!;
+    expect(env.S3_ENDPOINT).toBe('http://minio:9000');
+    const setup = services['minio-setup']!.entrypoint!.join(' ');
+    expect(setup).toContain(`mc mb --ignore-existing local/${env.S3_BUCKET}`);
+    expect(setup).toContain(`mc anonymous set none local/${env.S3_BUCKET}`);
+    expect(Object.keys(compose.volumes)).not.toContain('uploads');
+  });
+
   it('lets only the proxy state client addresses, from the address it saw', () => {
     const trust = String(compose.services.api.environment.TRUST_PROXY).replace(
       /^\$\{TRUST_PROXY:-(.*)\}$/,
