@@ -29,6 +29,7 @@ const DOMAINS = [
   './server/photos',
   './server/reviews',
   './server/search',
+  './server/share',
   './server/system',
 ];
 

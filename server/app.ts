@@ -14,6 +14,7 @@ import { frameworkErrors, registerErrorHandling } from './http/error-handler.ts'
 import { validatorCompiler } from './http/validation.ts';
 import { apiRoutes } from './routes.ts';
 import photoFiles from './photos/serve.ts';
+import shareRoutes from './share/routes.ts';
 import { registerDocs } from './ops/docs.ts';
 import { createMetrics } from './ops/metrics.ts';
 import { registerOpsRoutes } from './ops/routes.ts';
@@ -131,6 +132,7 @@ export async function buildApp(services: Services, options: AppOptions = {}) {
     { prefix: '/api' },
   );
   await app.register(photoFiles);
+  await app.register(shareRoutes);
   await registerOpsRoutes(app as unknown as FastifyInstance, metrics);
   if (options.localOperatorToken)
     await registerLocalOperatorRoutes(app as unknown as FastifyInstance, options.localOperatorToken);
