@@ -1,5 +1,5 @@
-// The top of a cat's or bodega's page: its primary photo, its name with Save (and Edit for its
-// creator), the lines the kind shows about it, and its rating.
+// The top of a cat's or bodega's page: its primary photo, its name with Save, Share (and Edit for
+// its creator), the lines the kind shows about it, and its rating.
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { HeartButton } from '../../../components/HeartButton.tsx';
@@ -10,6 +10,7 @@ import type { SavedFlag } from '../../saved/index.ts';
 import type { Photo, TargetType } from '../../../lib/catalogue.ts';
 import { formatRating, formatReviewCount } from '../../../lib/format.ts';
 import { ITEM_WORDS, itemPath } from '../../../components/item-kinds.ts';
+import { ShareButton } from './ShareButton.tsx';
 
 type ItemHeroProps = {
   kind: TargetType;
@@ -48,6 +49,7 @@ export function ItemHero({ kind, item, primary, saved, canEdit, heading, meta, c
               onToggle={() => void saved.toggle()}
               saveLabel={`Save ${title}`}
             />
+            <ShareButton kind={kind} item={item} />
             {canEdit && (
               <Link
                 to={`${itemPath(kind, item.id)}/edit`}
