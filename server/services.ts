@@ -13,6 +13,7 @@ import type { Projection } from './events/projection.ts';
 import { createLocalStorage } from './photos/local-storage.ts';
 import { createS3Storage } from './photos/s3-storage.ts';
 import type { PhotoStorage } from './photos/storage.ts';
+import { usePhotoBaseUrl } from './photos/urls.ts';
 
 export type Services = {
   config: Config;
@@ -51,9 +52,13 @@ export function createLogger(config: Config, to: 'stdout' | 'stderr' = 'stdout')
   );
 }
 
-/** The configured photo storage: the upload directory, or the bucket with PHOTO_STORAGE=s3. */
+/** The configured photo storage; the photos' URLs point at S3_PUBLIC_URL when it is set. */
 export function configuredPhotoStorage(config: Config): PhotoStorage {
-  if (config.photoStorage === 'local' || !config.s3) return createLocalStorage(config.uploadDir);
+  if (config.photoStorage === 'local' || !config.s3) {
+    usePhotoBaseUrl(null);
+    return createLocalStorage(config.uploadDir);
+  }
+  usePhotoBaseUrl(config.s3.publicUrl);
   return createS3Storage(config.s3);
 }
 

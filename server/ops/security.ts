@@ -21,6 +21,11 @@ export function mapStyleOrigin(config: Config): string[] {
   return config.mapStyleUrl ? [new URL(config.mapStyleUrl).origin] : [];
 }
 
+/** Where photos are fetched from when that is not this server (S3_PUBLIC_URL with PHOTO_STORAGE=s3). */
+export function photoOrigin(config: Config): string[] {
+  return config.photoStorage === 's3' && config.s3?.publicUrl ? [new URL(config.s3.publicUrl).origin] : [];
+}
+
 /**
  * Where the page may connect: its own origin ('self' covers its WebSocket too), the public
  * address's WebSocket origin when one is configured (for browsers that do not map 'self' to ws:),
@@ -83,6 +88,7 @@ export async function registerSecurity(app: FastifyInstance): Promise<void> {
           "'self'",
           'data:',
           'blob:',
+          ...photoOrigin(config),
           ...mapStyleOrigin(config),
           ...googleMaps(config, [
             'https://maps.googleapis.com',

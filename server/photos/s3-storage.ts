@@ -53,8 +53,13 @@ export type S3StorageOptions = {
 /** Where received uploads wait in the bucket until they are kept or discarded; no key names one. */
 const INCOMING = 'incoming';
 
-/** The default temporary folder, shared by the app's processes on a host (see removeAbandoned). */
-export const DEFAULT_TEMP_DIR = path.join(os.tmpdir(), 'bodega-cats-uploads');
+/**
+ * The default temporary folder, shared by the app's processes on a host (see removeAbandoned): in
+ * the system's (TMPDIR on Unix), as it is when the storage is made.
+ */
+export function defaultTempDir(): string {
+  return path.join(os.tmpdir(), 'bodega-cats-uploads');
+}
 
 const CONTENT_TYPES: Record<string, string> = {
   webp: 'image/webp',
@@ -132,7 +137,7 @@ export function createS3Client(
 
 export function createS3Storage(options: S3StorageOptions): PhotoStorage {
   const { bucket } = options;
-  const tempDir = options.tempDir ?? DEFAULT_TEMP_DIR;
+  const tempDir = options.tempDir ?? defaultTempDir();
   const client = createS3Client(options);
 
   async function send<T>(request: () => Promise<T>): Promise<T> {
