@@ -23,6 +23,7 @@ const SCENARIOS: Record<string, () => Promise<{ scenario: Scenario }>> = {
   embedded: () => import('./scenarios/embedded.ts'),
   client: () => import('./scenarios/client.ts'),
   growth: () => import('./scenarios/growth.ts'),
+  share: () => import('./scenarios/share.ts'),
 };
 
 const rows: BenchRow[] = [];
