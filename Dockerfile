@@ -16,6 +16,11 @@ ENV NODE_ENV=production \
     PORT=3000 \
     UPLOAD_DIR=/data/uploads
 WORKDIR /app
+# Fonts for the text of share cards (sharp draws it through fontconfig): DejaVu for Latin, Greek
+# and Cyrillic, Noto CJK for Chinese, Japanese and Korean names. Without any, cards have no text.
+RUN apt-get update \
+  && apt-get install -y --no-install-recommends fontconfig fonts-dejavu-core fonts-noto-cjk \
+  && rm -rf /var/lib/apt/lists/*
 COPY --from=build --chown=node:node /app/node_modules ./node_modules
 COPY --from=build --chown=node:node /app/client/dist ./client/dist
 COPY --from=build --chown=node:node /app/dist ./dist
