@@ -1,11 +1,12 @@
 // Growth: the same city at 10,000, 100,000 and 1,000,000 cats (10,000 and 100,000 with --quick),
-// each in a fresh database dropped after. Each size's log is written with COPY (growth-log.ts) and
-// every read table is built from it by the app's own replay, whose rate is measured. Then a real
-// api process (`main.ts api`, search cache off) serves, after the same warm-up at every size, the
-// same distinct cold searches (plain, typo, filtered), suggestions and map boxes (three views, with
-// and without a filter), one at a time: medians and p95 against the very same SQL sent directly by
-// one client. Then the process's resident memory, and the database's size. The rows that judge
-// growth are ratios of a size to the one ten times smaller.
+// each in a fresh database, all dropped at the end. Each size's log is written with COPY
+// (growth-log.ts) and every read table is built from it by the app's own replay, whose rate is
+// measured. Then a real api process per size (`main.ts api`, search cache off), after the same
+// warm-up, serves the same distinct cold searches (plain, typo, filtered), suggestions and map
+// boxes (three views, with and without a filter), one at a time, the sizes taking turns: medians
+// and p95 against the very same SQL sent directly by one client. Then each process's resident
+// memory, and each database's size. The rows that judge growth are ratios of a size to the one ten
+// times smaller.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -23,6 +24,7 @@ import {
   BENCH_REDIS_URL,
   createBenchDatabase,
   percentile,
+  type BenchDatabase,
   row,
   sendAsApp,
   statementsOf,
@@ -90,10 +92,10 @@ function freePort(): Promise<number> {
   });
 }
 
-/** Resident memory of a live process, in MiB (Linux). */
-function residentMiB(pid: number): number {
+/** Resident memory of a live process now (VmRSS) or at its highest so far (VmHWM), in MiB (Linux). */
+function residentMiB(pid: number, field: 'VmRSS' | 'VmHWM' = 'VmRSS'): number {
   const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+  return Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0) / 1024;
 }
 
 /** The api as it runs in production (`main.ts api` on Postgres and Redis), with its search cache off. */
@@ -137,100 +139,164 @@ async function stopApi(child: ChildProcess): Promise<void> {
   await Promise.race([exited, new Promise((r) => setTimeout(r, 15_000))]);
 }
 
-/** Each request's statements sent by one client, as the app sends them: each request's time, sorted. */
-async function directLatencies(url: string, statements: CompiledQuery[][]): Promise<number[]> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    const out: number[] = [];
-    for (const request of statements) {
-      const t0 = performance.now();
-      for (const s of request) await sendAsApp(client, s);
-      out.push(performance.now() - t0);
-    }
-    return out.sort((a, b) => a - b);
-  } finally {
-    await client.end();
-  }
-}
-
-async function measureKinds(dbUrl: string, baseUrl: string, all: Kind[]): Promise<Map<string, Latency>> {
-  // Every kind is warmed before any is measured, so no kind is measured on a process still
-  // compiling its code (see map.ts, warmApp).
-  for (const kind of all) {
-    const { errors } = await httpRun(
-      baseUrl,
-      kind.warm.map((r) => r.path),
-      CONNECTIONS,
-    );
-    if (errors > 0) throw new Error(`warming ${kind.name}: ${errors} failed requests`);
-  }
-  const out = new Map<string, Latency>();
-  for (const kind of all) {
-    const one = await httpRun(
-      baseUrl,
-      kind.measured.map((r) => r.path),
-      1,
-    );
-    if (one.errors > 0) throw new Error(`${kind.name}: ${one.errors} failed requests`);
-    const statements: CompiledQuery[][] = [];
-    for (const r of kind.measured) statements.push(await statementsOf(dbUrl, r.run));
-    const direct = await directLatencies(dbUrl, statements);
-    const latency = {
-      p50: percentile(one.latencies, 50),
-      p95: percentile(one.latencies, 95),
-      directP50: percentile(direct, 50),
-      directP95: percentile(direct, 95),
-    };
-    console.log(
-      `     ${kind.name.padEnd(30)} p50 ${latency.p50.toFixed(1)} p95 ${latency.p95.toFixed(1)} ms (direct ${latency.directP50.toFixed(1)} / ${latency.directP95.toFixed(1)})`,
-    );
-    out.set(kind.name, latency);
+/** Times each request's statements sent by `client` as the app sends them. */
+async function directLatencies(client: pg.Client, statements: CompiledQuery[][]): Promise<number[]> {
+  const out: number[] = [];
+  for (const request of statements) {
+    const t0 = performance.now();
+    for (const s of request) await sendAsApp(client, s);
+    out.push(performance.now() - t0);
   }
   return out;
 }
 
+/** A size's database, built and settled, with its api process once started. */
+type Built = {
+  cats: number;
+  label: string;
+  bench: BenchDatabase;
+  replayRate: number;
+  databaseMiB: number;
+  logMiB: number;
+};
+type Serving = Built & { api: ChildProcess; baseUrl: string; startRssMiB: number; direct: pg.Client };
+
 const READ_TABLES = [...new Set(projections.flatMap((p) => p.tables))];
 
-async function measureSize(cats: number, kinds: Kind[]): Promise<SizeResult> {
+/** Writes a size's log into a fresh database and builds every read table from it with replay. */
+async function build(cats: number, bench: BenchDatabase): Promise<Built> {
   const name = label(cats);
   console.log(`   -- ${name} cats`);
-  const bench = await createBenchDatabase(`growth_${name.toLowerCase()}`);
-  let api: Awaited<ReturnType<typeof startApi>> | null = null;
-  try {
-    let shown = 0;
-    const log = await copyGrowthLog(bench.database, bench.url, cats, (done) => {
-      if (done.cats - shown >= cats / 4) {
-        shown = done.cats;
-        console.log(`     ${done.cats} cats, ${done.events} events`);
+  let shown = 0;
+  const log = await copyGrowthLog(bench.database, bench.url, cats, (done) => {
+    if (done.cats - shown >= cats / 4) {
+      shown = done.cats;
+      console.log(`     ${done.cats} cats, ${done.events} events`);
+    }
+  });
+  console.log(
+    `     log: ${log.events} events (${log.bodegas} bodegas, ${log.cats} cats, ${log.reviews} reviews by ${log.readers} readers) written in ${log.seconds.toFixed(0)} s`,
+  );
+  const rebuilt = await replay(bench.database, projections);
+  const replayRate = rebuilt.events / rebuilt.seconds;
+  console.log(
+    `     replay: ${rebuilt.events} events in ${rebuilt.seconds.toFixed(1)} s, ${replayRate.toFixed(0)} events/s`,
+  );
+  // As a running server's autovacuum leaves them: statistics and the visibility map.
+  await sql`vacuum analyze ${sql.raw(READ_TABLES.join(', '))}`.execute(bench.database.db);
+  const { rows: sizes } = await sql<{ database: string; log: string }>`
+    select pg_database_size(current_database())::text as database,
+           pg_total_relation_size('events')::text as log`.execute(bench.database.db);
+  const databaseMiB = Number(sizes[0]!.database) / 2 ** 20;
+  const logMiB = Number(sizes[0]!.log) / 2 ** 20;
+  console.log(`     database ${databaseMiB.toFixed(0)} MiB (log ${logMiB.toFixed(0)} MiB)`);
+  return { cats, label: name, bench, replayRate, databaseMiB, logMiB };
+}
+
+/** Requests measured per size before the next size takes its turn. */
+const ROUND = 25;
+
+/**
+ * Every kind's requests to every size's api, one at a time, the sizes taking turns ROUND requests
+ * at a time (in a rotating order), and the same SQL to each size's database between: the machine's
+ * other work then weighs alike on every size, so their ratios hold even on shared cores.
+ */
+async function measureKinds(servings: Serving[], all: Kind[]): Promise<Map<string, Latency>[]> {
+  // Every kind is warmed before any is measured, so no kind is measured on a process still
+  // compiling its code (see map.ts, warmApp).
+  for (const kind of all)
+    for (const s of servings) {
+      const { errors } = await httpRun(
+        s.baseUrl,
+        kind.warm.map((r) => r.path),
+        CONNECTIONS,
+      );
+      if (errors > 0) throw new Error(`warming ${kind.name} at ${s.label}: ${errors} failed requests`);
+    }
+  const out = servings.map(() => new Map<string, Latency>());
+  for (const kind of all) {
+    const statements: CompiledQuery[][][] = [];
+    for (const s of servings) {
+      const mine: CompiledQuery[][] = [];
+      for (const r of kind.measured) mine.push(await statementsOf(s.bench.url, r.run));
+      statements.push(mine);
+    }
+    const api = servings.map(() => [] as number[]);
+    const direct = servings.map(() => [] as number[]);
+    for (let from = 0, round = 0; from < kind.measured.length; from += ROUND, round++) {
+      const paths = kind.measured.slice(from, from + ROUND).map((r) => r.path);
+      for (let k = 0; k < servings.length; k++) {
+        const i = (k + round) % servings.length;
+        const one = await httpRun(servings[i]!.baseUrl, paths, 1);
+        if (one.errors > 0) throw new Error(`${kind.name} at ${servings[i]!.label}: ${one.errors} failed`);
+        api[i]!.push(...one.latencies);
+        direct[i]!.push(
+          ...(await directLatencies(servings[i]!.direct, statements[i]!.slice(from, from + ROUND))),
+        );
       }
+    }
+    servings.forEach((s, i) => {
+      const sorted = (xs: number[]) => [...xs].sort((a, b) => a - b);
+      const [a, d] = [sorted(api[i]!), sorted(direct[i]!)];
+      const latency = {
+        p50: percentile(a, 50),
+        p95: percentile(a, 95),
+        directP50: percentile(d, 50),
+        directP95: percentile(d, 95),
+      };
+      console.log(
+        `     ${s.label.padEnd(4)} ${kind.name.padEnd(30)} p50 ${latency.p50.toFixed(1)} p95 ${latency.p95.toFixed(1)} ms (direct ${latency.directP50.toFixed(1)} / ${latency.directP95.toFixed(1)})`,
+      );
+      out[i]!.set(kind.name, latency);
     });
-    console.log(
-      `     log: ${log.events} events (${log.bodegas} bodegas, ${log.cats} cats, ${log.reviews} reviews by ${log.readers} readers) written in ${log.seconds.toFixed(0)} s`,
-    );
-    const rebuilt = await replay(bench.database, projections);
-    const replayRate = rebuilt.events / rebuilt.seconds;
-    console.log(
-      `     replay: ${rebuilt.events} events in ${rebuilt.seconds.toFixed(1)} s, ${replayRate.toFixed(0)} events/s`,
-    );
-    // As a running server's autovacuum leaves them: statistics and the visibility map.
-    await sql`vacuum analyze ${sql.raw(READ_TABLES.join(', '))}`.execute(bench.database.db);
-    const { rows: sizes } = await sql<{ database: string; log: string }>`
-      select pg_database_size(current_database())::text as database,
-             pg_total_relation_size('events')::text as log`.execute(bench.database.db);
-    const databaseMiB = Number(sizes[0]!.database) / 2 ** 20;
-    const logMiB = Number(sizes[0]!.log) / 2 ** 20;
-    api = await startApi(bench.url);
-    const startRssMiB = residentMiB(api.child.pid!);
-    const latency = await measureKinds(bench.url, api.baseUrl, kinds);
-    const rssMiB = residentMiB(api.child.pid!);
-    console.log(
-      `     api resident memory ${rssMiB.toFixed(0)} MiB (${startRssMiB.toFixed(0)} at start); database ${databaseMiB.toFixed(0)} MiB (log ${logMiB.toFixed(0)} MiB)`,
-    );
-    return { cats, label: name, latency, replayRate, rssMiB, startRssMiB, databaseMiB, logMiB };
+  }
+  return out;
+}
+
+/** Builds every size, then measures them side by side; every database is dropped at the end. */
+async function measureSizes(sizes: number[], kinds: Kind[]): Promise<SizeResult[]> {
+  const benches: BenchDatabase[] = [];
+  const servings: Serving[] = [];
+  try {
+    const built: Built[] = [];
+    for (const cats of sizes) {
+      const bench = await createBenchDatabase(`growth_${label(cats).toLowerCase()}`);
+      benches.push(bench);
+      built.push(await build(cats, bench));
+    }
+    for (const b of built) {
+      const api = await startApi(b.bench.url);
+      const direct = new pg.Client({ connectionString: b.bench.url });
+      servings.push({ ...b, api: api.child, baseUrl: api.baseUrl, startRssMiB: 0, direct });
+      await direct.connect();
+      servings.at(-1)!.startRssMiB = residentMiB(api.child.pid!);
+    }
+    console.log('   -- reads, every size in turn');
+    const latencies = await measureKinds(servings, kinds);
+    // A second for the last answers' garbage to be collected, as an idle server's would be.
+    await new Promise((r) => setTimeout(r, 1000));
+    return servings.map((s, i) => {
+      const rssMiB = residentMiB(s.api.pid!);
+      console.log(
+        `     ${s.label}: api resident memory ${rssMiB.toFixed(0)} MiB (${s.startRssMiB.toFixed(0)} at start, highest ${residentMiB(s.api.pid!, 'VmHWM').toFixed(0)})`,
+      );
+      return {
+        cats: s.cats,
+        label: s.label,
+        latency: latencies[i]!,
+        replayRate: s.replayRate,
+        rssMiB,
+        startRssMiB: s.startRssMiB,
+        databaseMiB: s.databaseMiB,
+        logMiB: s.logMiB,
+      };
+    });
   } finally {
-    if (api) await stopApi(api.child);
-    await bench.drop();
+    for (const s of servings) {
+      await s.direct.end().catch(() => {});
+      await stopApi(s.api);
+    }
+    for (const bench of benches) await bench.drop();
   }
 }
 
@@ -320,8 +386,7 @@ export const scenario: Scenario = {
       }).dataKey,
     );
     const kinds = growthKinds();
-    const results: SizeResult[] = [];
-    for (const cats of sizesOf(quick)) results.push(await measureSize(cats, kinds));
+    const results = await measureSizes(sizesOf(quick), kinds);
     const rows = results.flatMap(sizeRows);
     for (let i = results.length - 1; i > 0; i--) rows.push(...ratioRows(results[i]!, results[i - 1]!));
     console.log(`   load average after the run ${os.loadavg()[0]!.toFixed(1)} on ${os.cpus().length} CPUs`);
