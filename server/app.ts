@@ -21,6 +21,8 @@ import { registerOpsRoutes } from './ops/routes.ts';
 import { registerLocalOperatorRoutes } from './ops/local-operator.ts';
 import { registerSecurity } from './ops/security.ts';
 import { createSearchCache, type SearchCache } from './search/cache.ts';
+import { createReadPools } from './db/read-pools.ts';
+import { registerReads } from './http/reads.ts';
 import type { TrustProxy } from './config.ts';
 import type { Services } from './services.ts';
 
@@ -90,6 +92,13 @@ export async function buildApp(services: Services, options: AppOptions = {}) {
   app.decorate(
     'searchCache',
     createSearchCache(services.database, config.searchCacheEntries, config.searchCacheBytes),
+  );
+  registerReads(
+    app as unknown as FastifyInstance,
+    createReadPools(services.database, config.replicas, {
+      statementTimeoutMs: config.statementTimeoutMs || null,
+      log: (message, details) => services.logger.warn(details, message),
+    }),
   );
   app.setValidatorCompiler(validatorCompiler);
   registerErrorHandling(app);

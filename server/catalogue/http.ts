@@ -79,15 +79,23 @@ export async function itemResponse<Body>(
   return body;
 }
 
-/** `GET /:id` (recording the view for a signed-in reader) and `DELETE /:id` (owner, If-Match). */
+/**
+ * `GET /:id` (recording the view for a signed-in reader) and `DELETE /:id` (owner, If-Match). The
+ * page is the same for every visitor, so a replica may serve it; a signed-in reader's shows their
+ * own saves, read on the primary.
+ */
 export function registerReadAndDelete<Body>(app: FastifyInstance, item: ItemRoutes<Body>): void {
   const { db } = app.services.database;
   app.get<{ Params: { id: string } }>(
     '/:id',
-    { schema: { params: ItemParams, response: { 200: item.response, ...errors(404) } } },
+    {
+      config: { reads: 'visitor' },
+      schema: { params: ItemParams, response: { 200: item.response, ...errors(404) } },
+    },
     async (request) => {
       const { id } = pathTarget(item.type, request.params.id);
-      const body = await itemResponse(item, db, id, request.currentUser);
+      const reader = await request.reader();
+      const body = await itemResponse(item, reader.db, id, request.currentUser);
       await recordViewQuietly(request, item.lists, item.type, id);
       return body;
     },

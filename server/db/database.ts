@@ -68,22 +68,7 @@ async function openPostgres(
   poolSize: number,
   statementTimeoutMs: number | null,
 ): Promise<Database> {
-  const pool = new pg.Pool({
-    connectionString: url,
-    max: poolSize,
-    connectionTimeoutMillis: 5000,
-    // A session left idle inside a transaction (a bug, a stuck await) would hold locks and the
-    // log's horizon back from every consumer: the server ends it after 30 s.
-    idle_in_transaction_session_timeout: 30_000,
-    // Sent with each session's start, so it is the session's default: a `reset statement_timeout`
-    // (see migrate.ts) comes back to it.
-    ...(statementTimeoutMs ? { statement_timeout: statementTimeoutMs } : {}),
-  });
-  // A client losing its server (restart, failover) must not crash the process: idle clients
-  // report through the pool, checked-out ones through their own listener; the query in flight
-  // still fails, and the pool replaces the client.
-  pool.on('error', () => {});
-  pool.on('connect', (client) => client.on('error', () => {}));
+  const pool = postgresPool(url, { poolSize, statementTimeoutMs });
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: preparingMarked(pool) }) });
   const listeners: pg.Client[] = [];
   return {
@@ -114,6 +99,38 @@ async function openPostgres(
   };
 }
 
+export type PostgresPoolOptions = {
+  poolSize: number;
+  statementTimeoutMs: number | null;
+  /** How long a new session may take to open (5 s unless given). */
+  connectTimeoutMs?: number;
+  /** The client gives up on a statement's answer after this long (a server gone silent); unset: never. */
+  queryTimeoutMs?: number;
+};
+
+/** A pg pool of sessions to `url` as the app opens them (the primary's and each replica's). */
+export function postgresPool(url: string, options: PostgresPoolOptions): pg.Pool {
+  const { poolSize, statementTimeoutMs } = options;
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: poolSize,
+    connectionTimeoutMillis: options.connectTimeoutMs ?? 5000,
+    // A session left idle inside a transaction (a bug, a stuck await) would hold locks and the
+    // log's horizon back from every consumer: the server ends it after 30 s.
+    idle_in_transaction_session_timeout: 30_000,
+    // Sent with each session's start, so it is the session's default: a `reset statement_timeout`
+    // (see migrate.ts) comes back to it.
+    ...(statementTimeoutMs ? { statement_timeout: statementTimeoutMs } : {}),
+    ...(options.queryTimeoutMs ? { query_timeout: options.queryTimeoutMs } : {}),
+  });
+  // A client losing its server (restart, failover) must not crash the process: idle clients
+  // report through the pool, checked-out ones through their own listener; the query in flight
+  // still fails, and the pool replaces the client.
+  pool.on('error', () => {});
+  pool.on('connect', (client) => client.on('error', () => {}));
+  return pool;
+}
+
 /** "cached plan must not change result type" */
 const RESULT_TYPE_CHANGED = '0A000';
 
@@ -121,7 +138,7 @@ const RESULT_TYPE_CHANGED = '0A000';
  * The pool as Kysely sees it, sending statements marked with reusePlan (plans.ts) as named prepared
  * statements: each session prepares one the first time it runs it and reuses it after that.
  */
-function preparingMarked(pool: pg.Pool): PostgresPool {
+export function preparingMarked(pool: pg.Pool): PostgresPool {
   const wrapped = new WeakMap<pg.PoolClient, PostgresPoolClient>();
   return {
     async connect() {

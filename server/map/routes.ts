@@ -46,12 +46,16 @@ export async function mapSearchOf(db: Kysely<DB>, query: MapQuery): Promise<MapS
 
 const mapRoutes: FastifyPluginAsync = async (fastify) => {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const { database } = app.services;
-
   app.get(
     '/map',
-    { schema: { querystring: MapQuery, response: { 200: MapAnswer, ...errors(400) } } },
-    async (request) => mapClusters(database.db, await mapSearchOf(database.db, request.query)),
+    {
+      config: { reads: 'public' },
+      schema: { querystring: MapQuery, response: { 200: MapAnswer, ...errors(400) } },
+    },
+    async (request) => {
+      const { db } = await request.reader();
+      return mapClusters(db, await mapSearchOf(db, request.query));
+    },
   );
 };
 

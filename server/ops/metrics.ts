@@ -157,6 +157,35 @@ export function createMetrics(app: FastifyInstance) {
     },
   });
 
+  new Gauge({
+    name: 'db_replica_up',
+    help: 'Whether each read replica answers as a standby (1) or not (0), at its last check by this process',
+    labelNames: ['replica'],
+    registers: [registry],
+    collect() {
+      for (const r of app.reads.replicas()) this.set({ replica: r.name }, r.up ? 1 : 0);
+    },
+  });
+  new Gauge({
+    name: 'db_replica_in_rotation',
+    help: 'Whether this process sends public reads to each read replica (answering and within REPLICA_MAX_LAG_MS)',
+    labelNames: ['replica'],
+    registers: [registry],
+    collect() {
+      for (const r of app.reads.replicas()) this.set({ replica: r.name }, r.inRotation ? 1 : 0);
+    },
+  });
+  new Gauge({
+    name: 'db_replica_lag_seconds',
+    help: 'How far each read replica was behind the primary at its last check (unset until one succeeds)',
+    labelNames: ['replica'],
+    registers: [registry],
+    collect() {
+      for (const r of app.reads.replicas())
+        if (r.lagMs !== null) this.set({ replica: r.name }, r.lagMs / 1000);
+    },
+  });
+
   app.addHook('onResponse', async (request, reply) => {
     const route = request.routeOptions.url ?? 'unmatched';
     requests.inc({ method: request.method, route, status: String(reply.statusCode) });

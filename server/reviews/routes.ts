@@ -43,6 +43,7 @@ const reviewsRoutes: FastifyPluginAsync = async (fastify) => {
     app.get(
       `/${type}/:id`,
       {
+        config: { reads: 'public' },
         schema: {
           params: TargetParams,
           querystring: Type.Object(PageQuery),
@@ -51,11 +52,12 @@ const reviewsRoutes: FastifyPluginAsync = async (fastify) => {
       },
       async (request) => {
         const target = pathTarget(type, request.params.id);
+        const { db } = await request.reader();
         // A hidden cat's or bodega's reviews are as hidden as its page.
-        await requireShownTarget(database.db, target, request.currentUser);
+        await requireShownTarget(db, target, request.currentUser);
         const page = request.query.page ?? 1;
         const perPage = request.query.per_page ?? 20;
-        const { reviews, total } = await listReviews(database.db, target, page, perPage);
+        const { reviews, total } = await listReviews(db, target, page, perPage);
         return { reviews, pagination: pagination(total, page, perPage) };
       },
     );

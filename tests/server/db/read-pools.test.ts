@@ -1,0 +1,169 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  LagClock,
+  createReadPools,
+  formatLogPosition,
+  mayUseReplica,
+  parseLogPosition,
+} from '../../../server/db/read-pools.ts';
+import { freePort } from '../../faults/instances.ts';
+import { createTestApp, type TestApp } from '../../helpers/app.ts';
+import { createTestDatabase, storageMode, type TestDatabase } from '../../helpers/storage.ts';
+
+const postgres = storageMode() === 'postgres';
+
+describe('log positions', () => {
+  it('reads and writes a pg_lsn', () => {
+    expect(parseLogPosition('0/3015FE0')).toBe(0x3015fe0n);
+    expect(parseLogPosition('16/b374d848')).toBe((0x16n << 32n) | 0xb374d848n);
+    expect(formatLogPosition((0x16n << 32n) | 0xb374d848n)).toBe('16/B374D848');
+    expect(formatLogPosition(parseLogPosition('FFFFFFFF/FFFFFFFF')!)).toBe('FFFFFFFF/FFFFFFFF');
+  });
+
+  it('refuses anything else', () => {
+    for (const bad of ['', '0', '0/', '/1', '1/2/3', '123456789/0', '0x1/2', 'g/1', '1 / 2', '-1/2'])
+      expect(parseLogPosition(bad)).toBeNull();
+  });
+});
+
+describe('which reads may go to a replica', () => {
+  it('sends public reads there, visitors’ pages for visitors only, and nothing else', () => {
+    expect(mayUseReplica('public', false)).toBe(true);
+    expect(mayUseReplica('public', true)).toBe(true);
+    expect(mayUseReplica('visitor', false)).toBe(true);
+    expect(mayUseReplica('visitor', true)).toBe(false);
+    expect(mayUseReplica('own', false)).toBe(false);
+    expect(mayUseReplica('own', true)).toBe(false);
+    expect(mayUseReplica(undefined, false)).toBe(false);
+  });
+});
+
+describe('replica lag', () => {
+  it('is 0 for a replica that has replayed the newest position, however long the primary was idle', () => {
+    const clock = new LagClock(10_000);
+    clock.record(0, 100n);
+    for (let at = 1000; at <= 60_000; at += 1000) clock.record(at, 100n);
+    expect(clock.lagOf(100n, 60_000)).toBe(0);
+  });
+
+  it('is the age of the first sample past what the replica has replayed', () => {
+    const clock = new LagClock(10_000);
+    clock.record(0, 100n);
+    clock.record(1000, 200n);
+    clock.record(2000, 300n);
+    clock.record(3000, 300n);
+    expect(clock.lagOf(300n, 3500)).toBe(0);
+    expect(clock.lagOf(250n, 3500)).toBe(1500);
+    expect(clock.lagOf(150n, 3500)).toBe(2500);
+    expect(clock.lagOf(50n, 3500)).toBe(3500);
+  });
+
+  it('keeps enough samples to say a replica is further behind than it keeps', () => {
+    const clock = new LagClock(2000);
+    for (let at = 0; at <= 10_000; at += 1000) clock.record(at, BigInt(100 + at));
+    expect(clock.lagOf(0n, 10_000)).toBeGreaterThan(2000);
+    expect(clock.lagOf(10_100n, 10_000)).toBe(0);
+  });
+
+  it('is unknown before the primary was sampled', () => {
+    expect(new LagClock(1000).lagOf(1n, 0)).toBeNull();
+  });
+});
+
+describe.skipIf(!postgres)('read pools without a usable replica', () => {
+  let t: TestDatabase;
+  beforeAll(async () => {
+    t = await createTestDatabase();
+  });
+  afterAll(async () => t.drop());
+
+  it('keeps a replica that does not answer, or is no standby, out of the rotation', async () => {
+    const nobody = `postgres://postgres@127.0.0.1:${await freePort()}/postgres`;
+    const pools = createReadPools(
+      t.database,
+      { urls: [nobody, t.url!], maxLagMs: 5000, waitMs: 50 },
+      { statementTimeoutMs: null },
+    );
+    try {
+      await pools.check();
+      const [down, primaryItself] = pools.replicas();
+      expect(down).toMatchObject({ up: false, inRotation: false });
+      expect(primaryItself).toMatchObject({ up: false, inRotation: false });
+      for (const signedIn of [false, true]) {
+        const reader = await pools.reader({
+          kind: 'public',
+          signedIn,
+          after: null,
+        });
+        expect(reader.server).toBe('primary');
+      }
+      const after = parseLogPosition((await pools.positionAfterWrite())!)!;
+      const started = Date.now();
+      expect((await pools.reader({ kind: 'public', signedIn: false, after })).server).toBe('primary');
+      expect(Date.now() - started).toBeLessThan(1000);
+    } finally {
+      await pools.close();
+    }
+  });
+
+  it('reads on the primary alone without replicas', async () => {
+    const pools = createReadPools(
+      t.database,
+      { urls: [], maxLagMs: 5000, waitMs: 200 },
+      { statementTimeoutMs: null },
+    );
+    expect(await pools.reader({ kind: 'public', signedIn: false, after: null })).toMatchObject({
+      server: 'primary',
+      db: t.database.db,
+    });
+    expect(await pools.positionAfterWrite()).toBeNull();
+    await pools.close();
+  });
+});
+
+describe.skipIf(!postgres)('an app whose only replica is the primary itself', () => {
+  let owner: TestApp;
+  let t: TestApp;
+  beforeAll(async () => {
+    // The "replica" is the primary itself, which the check keeps out of the rotation: every read
+    // runs on the primary.
+    owner = await createTestApp({ worker: false });
+    const url = owner.databaseUrl!;
+    t = await createTestApp({
+      worker: false,
+      sameDatabaseAs: owner,
+      config: {
+        databaseUrl: url,
+        replicas: { urls: [url], maxLagMs: 5000, waitMs: 100 },
+      },
+    });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await owner?.close();
+  });
+
+  it('reports each replica in /metrics', async () => {
+    await t.app.reads.check();
+    const res = await t.app.inject({ method: 'GET', url: '/metrics' });
+    expect(res.body).toMatch(/db_replica_up\{[^}]*replica="127\.0\.0\.1:\d+\/[^"]+"[^}]*\} 0/);
+    expect(res.body).toMatch(/db_replica_in_rotation\{[^}]*\} 0/);
+  });
+});
+
+describe('embedded storage', () => {
+  it.skipIf(postgres)('reads on its one database whatever the kind', async () => {
+    const t = await createTestDatabase();
+    try {
+      const pools = createReadPools(
+        t.database,
+        { urls: [], maxLagMs: 5000, waitMs: 200 },
+        { statementTimeoutMs: null },
+      );
+      expect((await pools.reader({ kind: 'public', signedIn: false, after: 1n })).db).toBe(t.database.db);
+      await pools.close();
+    } finally {
+      await t.drop();
+    }
+  });
+});
