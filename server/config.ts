@@ -73,6 +73,8 @@ export type Config = {
   photoStorage: 'local' | 's3';
   /** The bucket (S3_*): required with PHOTO_STORAGE=s3, read by `npm run storage` otherwise. */
   s3: S3Settings | null;
+  /** A stored object no photo refers to is removed once it is this old (the reconciler's sweep). */
+  orphanMinAgeHours: number;
   googleMapsApiKey: string | null;
   /** MapLibre style of the street map shown without a Google key; null (`none`) turns it off. */
   mapStyleUrl: string | null;
@@ -326,6 +328,17 @@ function s3Of(
   };
 }
 
+/** A positive number of hours, fractions allowed (so tests can wait seconds, not a day). */
+function positiveHours(name: string, raw: string | undefined, fallback: number, problems: string[]): number {
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n <= 0) {
+    problems.push(`${name} must be a positive number of hours (got "${raw}")`);
+    return fallback;
+  }
+  return n;
+}
+
 /** A key-less public style with OpenStreetMap data (attribution comes with the style). */
 export const DEFAULT_MAP_STYLE_URL = 'https://tiles.openfreemap.org/styles/liberty';
 
@@ -392,6 +405,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     uploadDir: path.resolve(env.UPLOAD_DIR ?? 'uploads'),
     photoStorage,
     s3: s3Of(env, photoStorage, problems),
+    orphanMinAgeHours: positiveHours('ORPHAN_MIN_AGE_HOURS', env.ORPHAN_MIN_AGE_HOURS, 24, problems),
     googleMapsApiKey: env.GOOGLE_MAPS_API_KEY || null,
     mapStyleUrl: mapStyleUrl(env.MAP_STYLE_URL, problems),
     geocoderApiKey: env.GEOCODER_API_KEY || null,

@@ -5,9 +5,9 @@
 import type { Services } from '../server/services.ts';
 import type { DispatchRule } from '../server/queue/dispatcher.ts';
 import type { Processors } from '../server/queue/jobs.ts';
-import type { ReconcileRule } from '../server/queue/reconciler.ts';
+import type { ReconcileRule, ReconcileSweep } from '../server/queue/reconciler.ts';
 import { createPhotosProcessor, photoDeletedRule, photoUploadedRule } from '../server/photos/jobs.ts';
-import { stalePhotosRule } from '../server/photos/reconcile.ts';
+import { orphanObjectsSweep, stalePhotosRule } from '../server/photos/reconcile.ts';
 import { createRatingsProcessor, ratingsDispatchRules } from '../server/reviews/ratings.ts';
 import { differingRatingsRule } from '../server/reviews/reconcile.ts';
 
@@ -28,4 +28,11 @@ export type ReconcileOptions = {
 
 export function reconcileRules(options: ReconcileOptions = {}): readonly ReconcileRule[] {
   return [stalePhotosRule(options.stalePhotoMinutes ?? 10), differingRatingsRule];
+}
+
+/** What the reconciler removes besides: photo objects no photo refers to, ORPHAN_MIN_AGE_HOURS old. */
+export function reconcileSweeps(
+  services: Pick<Services, 'database' | 'photoStorage' | 'logger' | 'config'>,
+): readonly ReconcileSweep[] {
+  return [orphanObjectsSweep(services, { minAgeHours: services.config.orphanMinAgeHours })];
 }

@@ -2,7 +2,7 @@
 // process; production runs it as separate `npm run worker` processes.
 import os from 'node:os';
 import type { Services } from '../server/services.ts';
-import { createProcessors, dispatchRules } from './jobs.ts';
+import { createProcessors, dispatchRules, reconcileSweeps } from './jobs.ts';
 import type { ConsumerLoop } from '../server/events/consumer.ts';
 import { startDispatcher } from '../server/queue/dispatcher.ts';
 import { createReconciler } from './reconciler.ts';
@@ -24,7 +24,7 @@ export async function startWorker(
     pollMs: options.pollMs,
     onError: (error) => logger.warn({ err: error }, 'job dispatch failed; will retry from the log'),
   });
-  const reconciler = createReconciler(services);
+  const reconciler = createReconciler(services, {}, reconcileSweeps(services));
   const reconcile = setInterval(() => {
     reconciler
       .run()

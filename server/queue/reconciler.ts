@@ -3,7 +3,9 @@
 // a bug fixed since). What counts as unfinished is each domain's to say, in a ReconcileRule beside
 // its dispatch rules (listed in workers/jobs.ts); this runs the rules, one pass at a time across
 // the worker processes, and queues a job for each piece they find. It only adds jobs; the
-// processors are idempotent, so a job it adds for work that finishes meanwhile is harmless.
+// processors are idempotent, so a job it adds for work that finishes meanwhile is harmless. Besides
+// the rules, sweeps remove what the read tables say nothing refers to any more (a domain's objects
+// left by a crash), run by the process whose pass it is.
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.ts';
 import type { DB } from '../db/schema.ts';
@@ -21,11 +23,19 @@ export type ReconcileRule = {
   confirmTwice?: boolean;
 };
 
+/**
+ * Removes what nothing in the read tables refers to any more. It runs after the pass's transaction,
+ * as it may wait on other services and must hold no connection meanwhile (embedded storage has
+ * one); two running at once, on a pass that outlasts the interval, only remove the same things.
+ * Bounded per run and logged by the sweep itself; it answers how much it removed.
+ */
+export type ReconcileSweep = { run(): Promise<number> };
+
 /** How many jobs a pass queued, by queue. */
 export type ReconcileResult = Record<QueueName, number>;
 
 export type Reconciler = {
-  /** One pass: finds unfinished work and queues a job for each piece. */
+  /** One pass: finds unfinished work and queues a job for each piece, then runs the sweeps. */
   run(): Promise<ReconcileResult>;
 };
 
@@ -35,6 +45,7 @@ const LOCK_KEY = 'bodega-reconciler';
 export function createReconciler(
   services: { database: Database; queue: JobQueue },
   rules: readonly ReconcileRule[],
+  sweeps: readonly ReconcileSweep[] = [],
 ): Reconciler {
   const { db } = services.database;
   // The pieces each rule found on the previous pass, by job id.
@@ -60,6 +71,7 @@ export function createReconciler(
       const jobs = due.map((piece): JobRequest => ({ ...piece, id: `reconcile-${stamp}-${piece.id}` }));
       for (const job of jobs) result[job.queue] += 1;
       if (jobs.length > 0) await services.queue.add(jobs);
+      for (const sweep of sweeps) await sweep.run();
       return result;
     },
   };

@@ -29,6 +29,7 @@ export async function createS3PhotoTestApp(
 ): Promise<S3PhotoTestApp> {
   const s3 = await startS3Server();
   const tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'bodega-s3-app-'));
+  const systemTmp = process.env.TMPDIR;
   process.env.TMPDIR = tmp;
   // The SDK reads its credentials from the environment, as in production.
   process.env.AWS_ACCESS_KEY_ID = S3RVER_CREDENTIALS.accessKeyId;
@@ -69,6 +70,8 @@ export async function createS3PhotoTestApp(
       await t.close();
       admin.destroy();
       await s3.close();
+      if (systemTmp === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = systemTmp;
       await fs.rm(tmp, { recursive: true, force: true });
     },
   };

@@ -1,5 +1,5 @@
-// PHOTO_STORAGE and the S3_* settings: their defaults, what a bad value is told, and the backend
-// the services build from them.
+// PHOTO_STORAGE, the S3_* settings and ORPHAN_MIN_AGE_HOURS: their defaults, what a bad value is
+// told, and the backend the services build from them.
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -62,6 +62,17 @@ describe('photo storage settings', () => {
     const config = loadConfig({ NODE_ENV: 'test', S3_BUCKET: 'bodega-photos' });
     expect(config.photoStorage).toBe('local');
     expect(config.s3?.bucket).toBe('bodega-photos');
+  });
+
+  it('remove orphaned objects a day old by default, or after ORPHAN_MIN_AGE_HOURS, fractions allowed', () => {
+    expect(loadConfig({ NODE_ENV: 'test' }).orphanMinAgeHours).toBe(24);
+    expect(loadConfig({ NODE_ENV: 'test', ORPHAN_MIN_AGE_HOURS: '0.5' }).orphanMinAgeHours).toBe(0.5);
+    expect(problemsOf({ ORPHAN_MIN_AGE_HOURS: '0' })).toEqual([
+      'ORPHAN_MIN_AGE_HOURS must be a positive number of hours (got "0")',
+    ]);
+    expect(problemsOf({ ORPHAN_MIN_AGE_HOURS: 'a day' })).toEqual([
+      'ORPHAN_MIN_AGE_HOURS must be a positive number of hours (got "a day")',
+    ]);
   });
 
   it('need a bucket for s3', () => {
