@@ -10,23 +10,43 @@
 // leave the cache alone. A request costs one tiny statement while nothing has changed, and the
 // full search only after a change (by this process or any other).
 //
+// On a replica (a hot standby) the token is read on the replica the answer is computed on, so an
+// equal token means the same state there too, and a reader that needs a later log position (and so
+// was sent to a replica that has replayed it) gets a token of that state. A standby's snapshot does
+// not list the primary's running transactions (pg_current_snapshot()'s xip is empty there; only its
+// xmin is kept), so its token counts instead the events at or above the snapshot's xmin: a
+// transaction still running then has a transaction id at or above it, or (if the standby had not
+// yet replayed anything of it) draws its positions after every one the snapshot sees; either way its
+// commit changes the token. Events are never deleted, so the count only grows. All servers replay
+// one history, so equal tokens from two replicas mean equal answers; an answer from a replica
+// further behind does not replace one from further ahead, so a lagging replica cannot push the
+// others' answers out of the cache.
+//
 // An answer is stored only when the token taken after computing it equals the one taken before:
 // then nothing that matters committed in between, and every statement of the search saw the state
 // the token stands for. Concurrent requests for the same key under the same token share one
 // computation, and requests arriving together share one token read, started after all arrived.
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Database } from '../db/database.ts';
+import type { Reader } from '../db/read-pools.ts';
 import type { DB } from '../db/schema.ts';
 
 export type SearchCacheStats = { hits: number; misses: number; entries: number; bytes: number };
 
 export type SearchCache = {
-  /** The answer for `key`: from the cache when nothing has committed since it was computed. */
-  get<T>(key: string, compute: () => Promise<T>): Promise<T>;
+  /**
+   * The answer for `key` as `reader`'s server (the primary unless given) has it: from the cache
+   * when nothing has committed since it was computed, else `compute` run on that server.
+   */
+  get<T>(key: string, compute: (db: Kysely<DB>) => Promise<T>, reader?: Reader): Promise<T>;
   stats(): SearchCacheStats;
 };
 
-type Entry = { token: string; value: unknown; bytes: number };
+/** `position`: the newest event position the answer's state had (the token's first part). */
+type Entry = { token: string; position: number; value: unknown; bytes: number };
+
+/** Which statement reads a server's token. */
+type TokenKind = Database['kind'] | 'standby';
 
 /** The read tables search answers are drawn from (summaries carry ratings and primary photos). */
 const ANSWER_TABLES = ['cats', 'bodegas', 'search_words', 'photos', 'reviews'];
@@ -41,12 +61,15 @@ function mayWriteHere(xid: RawBuilder<unknown>): RawBuilder<boolean> {
     select 1 from pg_stat_activity a where a.backend_xid = ${xid}::xid and a.datname <> current_database())`;
 }
 
-async function currentToken(db: Kysely<DB>, kind: Database['kind']): Promise<string> {
+async function currentToken(db: Kysely<DB>, kind: TokenKind): Promise<string> {
   // Embedded storage runs one transaction at a time, so nothing else can be running.
   const running =
     kind === 'pglite'
       ? sql`''`
-      : sql`coalesce((
+      : kind === 'standby'
+        ? sql`(select x.xmin::text || '+' || (select count(*) from events where transaction_id >= x.xmin)::text
+            from (select pg_snapshot_xmin(pg_current_snapshot()) as xmin) as x)`
+        : sql`coalesce((
           select string_agg(x::text, ',' order by x) from pg_snapshot_xip(pg_current_snapshot()) as x
           where ${mayWriteHere(sql`x`)}), '')`;
   // The read tables' generation: a replay swaps rebuilt tables in without appending an event, and
@@ -64,7 +87,7 @@ async function currentToken(db: Kysely<DB>, kind: Database['kind']): Promise<str
  * The current token, read by one statement shared among every caller that asked before it was
  * sent: it starts after each of them arrived, so it reflects every commit they could have seen.
  */
-function sharedTokens(db: Kysely<DB>, kind: Database['kind']): () => Promise<string> {
+function sharedTokens(db: Kysely<DB>, kind: TokenKind): () => Promise<string> {
   let next: Promise<string> | null = null;
   return () => {
     next ??= new Promise<string>((resolve, reject) => {
@@ -91,11 +114,20 @@ export function createSearchCache(
   maxEntries: number,
   maxBytes = 64 * 1024 * 1024,
 ): SearchCache {
-  const { db, kind } = database;
+  const primary: Reader = { db: database.db, server: 'primary', standby: false };
   // A Map keeps insertion order; re-inserting on a hit makes its first key the least recently used.
   const entries = new Map<string, Entry>();
   const inflight = new Map<string, Promise<unknown>>();
-  const tokenNow = sharedTokens(db, kind);
+  /** Each server's token reads, shared by the requests reading on it. */
+  const tokenReaders = new Map<string, () => Promise<string>>();
+  const tokenNow = (reader: Reader) => {
+    let read = tokenReaders.get(reader.server);
+    if (!read) {
+      read = sharedTokens(reader.db, reader.standby ? 'standby' : database.kind);
+      tokenReaders.set(reader.server, read);
+    }
+    return read();
+  };
   let hits = 0;
   let misses = 0;
   let bytes = 0;
@@ -107,14 +139,21 @@ export function createSearchCache(
     entries.delete(key);
   };
 
-  async function fill<T>(key: string, token: string, compute: () => Promise<T>): Promise<T> {
-    const value = await compute();
-    if ((await tokenNow()) === token) {
+  async function fill<T>(
+    key: string,
+    token: string,
+    reader: Reader,
+    compute: (db: Kysely<DB>) => Promise<T>,
+  ): Promise<T> {
+    const value = await compute(reader.db);
+    const position = Number(token.split(':')[0]);
+    const held = entries.get(key);
+    if ((await tokenNow(reader)) === token && !(held && held.position > position)) {
       const size = sizeOf(key, value);
       drop(key);
       // An answer bigger than a quarter of the budget would evict too much: serve it uncached.
       if (size > maxBytes / 4) return value;
-      entries.set(key, { token, value, bytes: size });
+      entries.set(key, { token, position, value, bytes: size });
       bytes += size;
       while (entries.size > maxEntries || bytes > maxBytes) drop(entries.keys().next().value!);
     }
@@ -122,9 +161,9 @@ export function createSearchCache(
   }
 
   return {
-    async get<T>(key: string, compute: () => Promise<T>): Promise<T> {
-      if (maxEntries === 0) return compute();
-      const token = await tokenNow();
+    async get<T>(key: string, compute: (db: Kysely<DB>) => Promise<T>, reader = primary): Promise<T> {
+      if (maxEntries === 0) return compute(reader.db);
+      const token = await tokenNow(reader);
       const entry = entries.get(key);
       if (entry && entry.token === token) {
         hits++;
@@ -136,7 +175,7 @@ export function createSearchCache(
       const flightKey = `${token}\n${key}`;
       const running = inflight.get(flightKey);
       if (running) return running as Promise<T>;
-      const filling = fill(key, token, compute).finally(() => inflight.delete(flightKey));
+      const filling = fill(key, token, reader, compute).finally(() => inflight.delete(flightKey));
       inflight.set(flightKey, filling);
       return filling;
     },

@@ -1,8 +1,10 @@
 // Public search: cats, bodegas, nearby (either, with every filter of its type) and filter options.
 import { BodegaList, CatList, FilterOptions, NearbyList, SuggestionList } from '../../contract/search.ts';
-import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
 import { Type } from '@sinclair/typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { DB } from '../db/schema.ts';
 import { errors, pagination } from '../http/schemas.ts';
 import { searchBodegas } from './bodegas.ts';
 import { searchCats } from './cats.ts';
@@ -32,29 +34,43 @@ const SuggestQuery = Type.Object({
 
 const searchRoutes: FastifyPluginAsync = async (fastify) => {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const { database, config } = app.services;
+  const { config } = app.services;
   /**
    * Answers from the search cache, which keeps the body as the route's response serializer wrote
-   * it. The key is the route and its parsed, validated query (defaults filled in).
+   * it. The key is the route and its parsed, validated query (defaults filled in). Every search is
+   * a public read that may lag: it runs on the server the request's reader names, and the cache
+   * checks its answer against that server.
    */
   const cached = async (
+    request: FastifyRequest,
     reply: FastifyReply,
     route: string,
     search: object,
-    compute: () => Promise<object>,
+    compute: (db: Kysely<DB>) => Promise<object>,
   ) => {
     const key = `${route} ${JSON.stringify(search)}`;
-    const body = await app.searchCache.get(key, async () => reply.serialize(await compute()) as string);
+    const reader = await request.reader();
+    const body = await app.searchCache.get(
+      key,
+      async (db) => reply.serialize(await compute(db)) as string,
+      reader,
+    );
     return reply.type('application/json; charset=utf-8').send(body);
   };
+  const reads = { reads: 'public' } as const;
 
-  app.get('/filters', { schema: { response: { 200: FilterOptions } } }, async (_request, reply) =>
-    cached(reply, 'filters', {}, () => listFilterOptions(database.db)),
+  app.get(
+    '/filters',
+    { config: reads, schema: { response: { 200: FilterOptions } } },
+    async (request, reply) => cached(request, reply, 'filters', {}, (db) => listFilterOptions(db)),
   );
 
   app.get(
     '/suggest',
-    { schema: { querystring: SuggestQuery, response: { 200: SuggestionList, ...errors(400) } } },
+    {
+      config: reads,
+      schema: { querystring: SuggestQuery, response: { 200: SuggestionList, ...errors(400) } },
+    },
     async (request, reply) => {
       const text = parseTextQuery(request.query.q);
       const search = {
@@ -62,15 +78,15 @@ const searchRoutes: FastifyPluginAsync = async (fastify) => {
         type: request.query.type ?? 'all',
         limit: request.query.limit ?? 8,
       };
-      return cached(reply, 'suggest', search, async () => ({
-        suggestions: await suggest(database.db, { words: search.words }, search.type, search.limit),
+      return cached(request, reply, 'suggest', search, async (db) => ({
+        suggestions: await suggest(db, { words: search.words }, search.type, search.limit),
       }));
     },
   );
 
   app.get(
     '/cats',
-    { schema: { querystring: CatSearchQuery, response: { 200: CatList, ...errors(400) } } },
+    { config: reads, schema: { querystring: CatSearchQuery, response: { 200: CatList, ...errors(400) } } },
     async (request, reply) => {
       const search = {
         text: parseTextQuery(request.query.q),
@@ -79,8 +95,8 @@ const searchRoutes: FastifyPluginAsync = async (fastify) => {
         circle: null,
         page: pageOf(request.query),
       };
-      return cached(reply, 'cats', search, async () => {
-        const found = await searchCats(database.db, search);
+      return cached(request, reply, 'cats', search, async (db) => {
+        const found = await searchCats(db, search);
         return { cats: found.cats, pagination: searchPagination(found, search.page) };
       });
     },
@@ -88,7 +104,10 @@ const searchRoutes: FastifyPluginAsync = async (fastify) => {
 
   app.get(
     '/bodegas',
-    { schema: { querystring: BodegaSearchQuery, response: { 200: BodegaList, ...errors(400) } } },
+    {
+      config: reads,
+      schema: { querystring: BodegaSearchQuery, response: { 200: BodegaList, ...errors(400) } },
+    },
     async (request, reply) => {
       const search = {
         text: parseTextQuery(request.query.q),
@@ -97,8 +116,8 @@ const searchRoutes: FastifyPluginAsync = async (fastify) => {
         circle: null,
         page: pageOf(request.query),
       };
-      return cached(reply, 'bodegas', search, async () => {
-        const found = await searchBodegas(database.db, search);
+      return cached(request, reply, 'bodegas', search, async (db) => {
+        const found = await searchBodegas(db, search);
         return { bodegas: found.bodegas, pagination: searchPagination(found, search.page) };
       });
     },
@@ -106,7 +125,7 @@ const searchRoutes: FastifyPluginAsync = async (fastify) => {
 
   app.get(
     '/nearby',
-    { schema: { querystring: NearbyQuery, response: { 200: NearbyList, ...errors(400) } } },
+    { config: reads, schema: { querystring: NearbyQuery, response: { 200: NearbyList, ...errors(400) } } },
     async (request, reply) => {
       const { query } = request;
       const type = query.type ?? 'cats';
@@ -116,14 +135,14 @@ const searchRoutes: FastifyPluginAsync = async (fastify) => {
       const text = parseTextQuery(query.q);
       if (type === 'bodegas') {
         const search = { text, filters: bodegaFiltersOf(query), circle, page };
-        return cached(reply, 'nearby bodegas', search, async () => {
-          const found = await searchBodegas(database.db, search);
+        return cached(request, reply, 'nearby bodegas', search, async (db) => {
+          const found = await searchBodegas(db, search);
           return { bodegas: found.bodegas, pagination: searchPagination(found, page) };
         });
       }
       const search = { text, filters: catFiltersOf(query), circle, page };
-      return cached(reply, 'nearby cats', search, async () => {
-        const found = await searchCats(database.db, search);
+      return cached(request, reply, 'nearby cats', search, async (db) => {
+        const found = await searchCats(db, search);
         return { cats: found.cats, pagination: searchPagination(found, page) };
       });
     },

@@ -1,11 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
 import {
   LagClock,
   createReadPools,
   formatLogPosition,
   mayUseReplica,
   parseLogPosition,
+  type Reader,
 } from '../../../server/db/read-pools.ts';
+import { createEventStore } from '../../../server/events/store.ts';
+import { createSearchCache } from '../../../server/search/cache.ts';
 import { freePort } from '../../faults/instances.ts';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
 import { createTestDatabase, storageMode, type TestDatabase } from '../../helpers/storage.ts';
@@ -90,11 +94,7 @@ describe.skipIf(!postgres)('read pools without a usable replica', () => {
       expect(down).toMatchObject({ up: false, inRotation: false });
       expect(primaryItself).toMatchObject({ up: false, inRotation: false });
       for (const signedIn of [false, true]) {
-        const reader = await pools.reader({
-          kind: 'public',
-          signedIn,
-          after: null,
-        });
+        const reader = await pools.reader({ kind: 'public', signedIn, after: null });
         expect(reader.server).toBe('primary');
       }
       const after = parseLogPosition((await pools.positionAfterWrite())!)!;
@@ -119,6 +119,34 @@ describe.skipIf(!postgres)('read pools without a usable replica', () => {
     expect(await pools.positionAfterWrite()).toBeNull();
     await pools.close();
   });
+
+  it('changes the standby token when a transaction that drew an earlier position commits', async () => {
+    // The standby form of the token, read here on the primary (where it holds as well): a
+    // transaction appends position p and stays open while a later one commits p + 1.
+    const standby: Reader = { db: t.database.db, server: 'standby-form', standby: true };
+    const cache = createSearchCache(t.database, 10);
+    const store = createEventStore([]);
+    let calls = 0;
+    const compute = async () => ++calls;
+    const slow = new pg.Client({ connectionString: t.url! });
+    await slow.connect();
+    try {
+      await slow.query('begin');
+      await slow.query(`insert into events (stream_id, stream_version, type, data)
+        values ('probe-slow', 1, 'ItemSaved', '{"user_id":1,"target_type":"cat","target_id":1}')`);
+      await store.append(t.database.db, 'probe-fast', 'any', [
+        { type: 'ItemSaved', data: { user_id: 2, target_type: 'cat', target_id: 2 } },
+      ]);
+      await cache.get('k', compute, standby);
+      await cache.get('k', compute, standby);
+      expect(calls).toBe(1);
+      await slow.query('commit');
+      await cache.get('k', compute, standby);
+      expect(calls).toBe(2);
+    } finally {
+      await slow.end();
+    }
+  });
 });
 
 describe.skipIf(!postgres)('an app whose only replica is the primary itself', () => {
@@ -132,10 +160,7 @@ describe.skipIf(!postgres)('an app whose only replica is the primary itself', ()
     t = await createTestApp({
       worker: false,
       sameDatabaseAs: owner,
-      config: {
-        databaseUrl: url,
-        replicas: { urls: [url], maxLagMs: 5000, waitMs: 100 },
-      },
+      config: { databaseUrl: url, replicas: { urls: [url], maxLagMs: 5000, waitMs: 100 } },
     });
   });
   afterAll(async () => {
