@@ -22,7 +22,7 @@ import { registerLocalOperatorRoutes } from './ops/local-operator.ts';
 import { registerSecurity } from './ops/security.ts';
 import { createSearchCache, type SearchCache } from './search/cache.ts';
 import { createReadPools } from './db/read-pools.ts';
-import { registerReads } from './http/reads.ts';
+import { LOG_POSITION_HEADER, registerReads } from './http/reads.ts';
 import type { TrustProxy } from './config.ts';
 import type { Services } from './services.ts';
 
@@ -117,8 +117,9 @@ export async function buildApp(services: Services, options: AppOptions = {}) {
       'Pragma',
       'Idempotency-Key',
       'If-Match',
+      LOG_POSITION_HEADER,
     ],
-    exposedHeaders: ['ETag', 'Retry-After', 'X-Request-Id'],
+    exposedHeaders: ['ETag', 'Retry-After', 'X-Request-Id', LOG_POSITION_HEADER],
     credentials: false,
     maxAge: 600,
     // An OPTIONS without Origin is no browser preflight; answer it plainly rather than with a

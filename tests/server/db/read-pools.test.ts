@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
 import pg from 'pg';
 import {
   LagClock,
@@ -149,12 +150,12 @@ describe.skipIf(!postgres)('read pools without a usable replica', () => {
   });
 });
 
-describe.skipIf(!postgres)('an app whose only replica is the primary itself', () => {
+describe.skipIf(!postgres)('the log position header', () => {
   let owner: TestApp;
   let t: TestApp;
   beforeAll(async () => {
     // The "replica" is the primary itself, which the check keeps out of the rotation: every read
-    // runs on the primary.
+    // runs on the primary, and writes answer their position.
     owner = await createTestApp({ worker: false });
     const url = owner.databaseUrl!;
     t = await createTestApp({
@@ -166,6 +167,64 @@ describe.skipIf(!postgres)('an app whose only replica is the primary itself', ()
   afterAll(async () => {
     await t?.close();
     await owner?.close();
+  });
+
+  it('answers a write with the position it produced, and reads keep working with it', async () => {
+    const registered = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/register',
+      payload: { username: 'positioned', email: 'positioned@example.test', password: 'whiskers-123' },
+    });
+    expect(registered.statusCode).toBe(201);
+    const position = registered.headers['x-log-position'];
+    expect(typeof position).toBe('string');
+    const parsed = parseLogPosition(position as string)!;
+    const { rows } = await sql<{ now: string }>`select pg_current_wal_lsn()::text as now`.execute(
+      t.services.database.db,
+    );
+    expect(parsed).toBeLessThanOrEqual(parseLogPosition(rows[0]!.now)!);
+
+    const read = await t.app.inject({
+      method: 'GET',
+      url: '/api/search/cats',
+      headers: { 'x-log-position': position as string },
+    });
+    expect(read.statusCode).toBe(200);
+    expect(read.headers['x-log-position']).toBeUndefined();
+  });
+
+  it('refuses a header that is not a log position with 400', async () => {
+    const res = await t.app.inject({
+      method: 'GET',
+      url: '/api/search/cats',
+      headers: { 'x-log-position': 'yesterday' },
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({
+      code: 'invalid_input',
+      error: expect.stringMatching(/X-Log-Position/),
+    });
+  });
+
+  it('lets browsers send and read the header', async () => {
+    const preflight = await t.app.inject({
+      method: 'OPTIONS',
+      url: '/api/search/cats',
+      headers: {
+        origin: 'https://example.test',
+        'access-control-request-method': 'GET',
+        'access-control-request-headers': 'x-log-position',
+      },
+    });
+    expect(String(preflight.headers['access-control-allow-headers']).toLowerCase()).toContain(
+      'x-log-position',
+    );
+    const read = await t.app.inject({
+      method: 'GET',
+      url: '/api/health',
+      headers: { origin: 'https://example.test' },
+    });
+    expect(String(read.headers['access-control-expose-headers']).toLowerCase()).toContain('x-log-position');
   });
 
   it('reports each replica in /metrics', async () => {
