@@ -63,7 +63,7 @@ export type ShareRouteOptions = { cardCacheBytes?: number };
 
 const shareRoutes: FastifyPluginAsync<ShareRouteOptions> = async (fastify, options) => {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const { database, photoStorage, config } = app.services;
+  const { photoStorage, config } = app.services;
   const cards = createCardCache(options.cardCacheBytes ?? CARD_CACHE_BYTES);
   const missing = notFoundPage(config.productName);
 
@@ -75,13 +75,13 @@ const shareRoutes: FastifyPluginAsync<ShareRouteOptions> = async (fastify, optio
       .send(missing);
 
   /** The item a share path names, as a visitor sees it, or null for anything that is not one. */
-  async function itemOf(type: TargetType, rawId: string): Promise<ShareItem | null> {
+  async function itemOf(type: TargetType, rawId: string, request: FastifyRequest): Promise<ShareItem | null> {
     const id = shareId(rawId);
-    return id === null ? null : findShareItem(database.db, type, id);
+    return id === null ? null : findShareItem((await request.reader()).db, type, id);
   }
 
   async function page(type: TargetType, id: string, request: FastifyRequest, reply: FastifyReply) {
-    const item = await itemOf(type, id);
+    const item = await itemOf(type, id, request);
     if (!item) return notFound(reply);
     const base = shareBaseUrl(config.publicBaseUrl, request);
     const path = sharePath(item);
@@ -95,7 +95,7 @@ const shareRoutes: FastifyPluginAsync<ShareRouteOptions> = async (fastify, optio
   }
 
   async function card(type: TargetType, id: string, request: FastifyRequest, reply: FastifyReply) {
-    const item = await itemOf(type, id);
+    const item = await itemOf(type, id, request);
     if (!item) return notFound(reply);
     const version = cardVersion(item);
     const etag = `"${version}"`;
@@ -117,11 +117,15 @@ const shareRoutes: FastifyPluginAsync<ShareRouteOptions> = async (fastify, optio
   }
 
   // Not part of the JSON API: kept out of its OpenAPI document. Any id is taken as a string, so a
-  // malformed one gets the same 404 page as an unknown one.
+  // malformed one gets the same 404 page as an unknown one. A visitor's view that may lag a little
+  // (it is cached for minutes anyway): a public read, which may go to a replica.
   const schema = { params: Type.Object({ id: Type.String() }), hide: true };
+  const reads = { reads: 'public' as const };
   for (const [prefix, type] of PREFIXES) {
-    app.get(`/${prefix}/:id`, { schema }, (request, reply) => page(type, request.params.id, request, reply));
-    app.get(`/${prefix}/:id/card.png`, { schema }, (request, reply) =>
+    app.get(`/${prefix}/:id`, { schema, config: reads }, (request, reply) =>
+      page(type, request.params.id, request, reply),
+    );
+    app.get(`/${prefix}/:id/card.png`, { schema, config: reads }, (request, reply) =>
       card(type, request.params.id, request, reply),
     );
   }
