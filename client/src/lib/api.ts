@@ -38,6 +38,37 @@ export type RequestOptions = {
 let bearerToken: string | null = null;
 let unauthorizedHandler: (() => void) | null = null;
 
+/**
+ * Read-your-writes with read replicas: a write's answer carries the log position it produced, and
+ * reads sent in the next LOG_POSITION_MS carry the newest one back, so the server answers them from
+ * a database that already has the write. After that, any replica in use has it anyway.
+ */
+export const LOG_POSITION_HEADER = 'X-Log-Position';
+export const LOG_POSITION_MS = 10_000;
+let lastWrite: { position: string; until: number } | null = null;
+
+/** A pg_lsn (`16/B374D848`) in a form whose string order is the positions' order. */
+function sortable(position: string): string | null {
+  const match = /^([0-9A-Fa-f]{1,8})\/([0-9A-Fa-f]{1,8})$/.exec(position);
+  return match ? `${match[1]!.padStart(8, '0')}${match[2]!.padStart(8, '0')}`.toUpperCase() : null;
+}
+
+/** Keeps the position an answer carries, unless a newer one is kept already. */
+function rememberLogPosition(response: Response): void {
+  const position = response.headers.get(LOG_POSITION_HEADER);
+  const key = position ? sortable(position) : null;
+  if (!position || !key) return;
+  const kept = lastWrite && Date.now() < lastWrite.until ? sortable(lastWrite.position) : null;
+  if (kept && kept > key) return;
+  lastWrite = { position, until: Date.now() + LOG_POSITION_MS };
+}
+
+/** The position a read should carry now, if a write gave one in the last LOG_POSITION_MS. */
+function logPositionToSend(): string | null {
+  if (lastWrite && Date.now() >= lastWrite.until) lastWrite = null;
+  return lastWrite?.position ?? null;
+}
+
 /** The session store owns the credential; the client only carries it. */
 export function setBearerToken(token: string | null): void {
   bearerToken = token;
@@ -92,6 +123,8 @@ async function request<T>(
   };
   const sentToken = bearerToken;
   if (sentToken) headers.Authorization = `Bearer ${sentToken}`;
+  const position = method === 'GET' ? logPositionToSend() : null;
+  if (position) headers[LOG_POSITION_HEADER] = position;
   let payload: BodyInit | undefined;
   if (body instanceof FormData) payload = body;
   else if (body !== undefined) {
@@ -112,6 +145,7 @@ async function request<T>(
     if (options.signal?.aborted) throw options.signal.reason ?? error;
     throw new ApiError(0, 'network', NETWORK_ERROR_MESSAGE);
   }
+  rememberLogPosition(response);
   const data = await readBody(response).catch(() => null);
   if (response.status >= 200 && response.status < 300) return data as T;
 
