@@ -1,5 +1,6 @@
 // `npm run doctor`: checks configuration, the database and its extensions, migrations, Redis,
-// the upload directory and consumer lag, and says what is wrong in plain words. In embedded mode,
+// the upload directory or the photo bucket (PHOTO_STORAGE=s3: reachable, writable, originals not
+// public) and consumer lag, and says what is wrong in plain words. In embedded mode,
 // the running app checks its own database when it has the data directory open.
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -8,6 +9,7 @@ import { ConfigError, loadConfig, type Config } from '../server/config.ts';
 import { configuredStorage, openDatabase, type Database } from '../server/db/database.ts';
 import { DataDirectoryLockedError } from '../server/db/data-lock.ts';
 import { databaseChecks, type Check } from '../server/ops/doctor-checks.ts';
+import { bucketChecks } from '../server/photos/bucket-checks.ts';
 import { runningAppFor } from './running-app.ts';
 
 const checks: Check[] = [];
@@ -91,7 +93,8 @@ try {
 }
 const database = await checkDatabase(config);
 await checkRedis(config);
-await checkUploads(config);
+if (config.photoStorage === 's3' && config.s3) checks.push(...(await bucketChecks(config.s3)));
+else await checkUploads(config);
 await database?.close();
 report();
 process.exit(checks.every((c) => c.ok) ? 0 : 1);
