@@ -1,4 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Kysely, PostgresDialect, sql } from 'kysely';
+import pg from 'pg';
+import type { Reader } from '../../server/db/read-pools.ts';
+import type { DB } from '../../server/db/schema.ts';
+import { openDatabase } from '../../server/db/database.ts';
+import { createSearchCache } from '../../server/search/cache.ts';
 import {
   json,
   register,
@@ -163,5 +169,60 @@ describe('reads on a streaming replica', () => {
       await replica.resumeReplay();
     }
     await waitFor(async () => (await rotation()) === 1, 10_000, 'the caught-up replica to rejoin');
+  });
+
+  it('keeps cached search answers from a replica fresh across a transaction that was running', async () => {
+    const primaryDb = await openDatabase({ url: primary.url });
+    const replicaDb = new Kysely<DB>({
+      dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: replica.url, max: 2 }) }),
+    });
+    const slow = new pg.Client({ connectionString: primary.url });
+    await slow.connect();
+    const probe = (n: number) =>
+      `insert into events (stream_id, stream_version, type, data) values ('probe-${n}-' || gen_random_uuid(), 1,
+        'ItemSaved', '{"user_id":1,"target_type":"cat","target_id":1}')`;
+    const replayed = async () => {
+      const { rows } = await sql<{ lsn: string }>`select pg_current_wal_lsn()::text as lsn`.execute(
+        primaryDb.db,
+      );
+      await waitFor(
+        async () =>
+          (
+            await sql<{
+              ok: boolean;
+            }>`select pg_last_wal_replay_lsn() >= ${rows[0]!.lsn}::pg_lsn as ok`.execute(replicaDb)
+          ).rows[0]!.ok,
+        10_000,
+        'the replica to replay the primary',
+      );
+    };
+    const count = async (db: Kysely<DB>) =>
+      Number((await sql<{ n: string }>`select count(*) as n from events`.execute(db)).rows[0]!.n);
+    try {
+      // Each form of the token, read on the replica: the standby's, and the primary's for contrast.
+      for (const standby of [true, false]) {
+        const reader: Reader = { db: replicaDb, server: 'replica', standby };
+        const cache = createSearchCache(primaryDb, 10);
+        await slow.query('begin');
+        await slow.query(probe(1)); // draws a position and stays open
+        await sql.raw(probe(2)).execute(primaryDb.db); // a later position, committed
+        await replayed();
+        const before = await cache.get('events', count, reader);
+        expect(await cache.get('events', count, reader)).toBe(before);
+        await slow.query('commit');
+        await replayed();
+        const after = await cache.get('events', count, reader);
+        // The primary's form lists running transactions from pg_current_snapshot(), which a standby
+        // leaves empty: it would serve the answer that missed the slow transaction's event.
+        const now = await count(replicaDb);
+        expect(now).toBeGreaterThan(before);
+        if (standby) expect(after).toBe(now);
+        else expect(after).toBe(before);
+      }
+    } finally {
+      await slow.end();
+      await replicaDb.destroy();
+      await primaryDb.close();
+    }
   });
 });
