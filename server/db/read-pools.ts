@@ -395,8 +395,8 @@ type QueryResult = { command: string; rowCount: number | null; rows: unknown[] }
 
 /**
  * A replica's pool whose statements run on the primary instead when the replica cannot answer
- * them: it is unreachable (the connection fails or breaks, `onDead` is told), or replay cancelled
- * the statement. Reads are single statements; inside a transaction (which no read route opens) a
+ * them: no session could be had, a session broke (`onDead` is told), or replay cancelled the
+ * statement. Reads are single statements; inside a transaction (which no read route opens) a
  * failure is passed on, since the rest of the transaction cannot move to another server.
  */
 function failingOver(
@@ -413,8 +413,10 @@ function failingOver(
       let client: PostgresPoolClient | null = null;
       try {
         client = await replica.connect();
-      } catch (error) {
-        onDead(error);
+      } catch {
+        // No session within the connect timeout: the replica may be down, or only busy (the pool's
+        // sessions all in use count against the same timeout). Either way this read goes to the
+        // primary; the health check, not a busy moment, decides whether the replica leaves.
       }
       let inTransaction = false;
       const query = async (text: string, values: readonly unknown[]): Promise<QueryResult> => {
