@@ -10,6 +10,7 @@ import { closeServices, createServices, type Services } from './server/services.
 import { localUrl, newOperatorToken, publishOperatorChannel } from './server/ops/local-operator.ts';
 import { startWorker, type RunningWorker } from './workers/worker.ts';
 import { seedIfEmpty } from './server/catalogue/demo-city.ts';
+import { cleanAbandonedUploads, type AbandonedUploadsCleanup } from './server/photos/abandoned-uploads.ts';
 
 type Role = 'api' | 'worker' | 'all';
 
@@ -80,7 +81,13 @@ export async function main(role: Role): Promise<void> {
   const dataDir = services.database.dataDir;
   const localOperatorToken = dataDir && role !== 'worker' ? newOperatorToken() : undefined;
   let unpublish = () => {};
+  let abandonedUploads: AbandonedUploadsCleanup | null = null;
   if (role === 'api' || role === 'all') {
+    // Uploads are received by api processes, on their host's disk: each clears its host's.
+    abandonedUploads = cleanAbandonedUploads(services.photoStorage, {
+      minAgeHours: config.orphanMinAgeHours,
+      logger,
+    });
     app = await buildApp(services, { localOperatorToken });
     await app.listen({ port: config.port, host: config.host });
     if (dataDir && localOperatorToken)
@@ -107,6 +114,7 @@ export async function main(role: Role): Promise<void> {
     try {
       unpublish();
       await app?.close(); // stops accepting, lets in-flight requests finish
+      await abandonedUploads?.stop();
       await worker?.stop();
       await closeServices(services);
     } finally {
