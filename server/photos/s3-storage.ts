@@ -70,7 +70,7 @@ const CONTENT_TYPES: Record<string, string> = {
 };
 
 /** The headers an object is stored with: the variants' long cache life, nothing cached otherwise. */
-function headersOf(key: ObjectKey): Pick<PutObjectCommandInput, 'ContentType' | 'CacheControl'> {
+export function headersOf(key: ObjectKey): Pick<PutObjectCommandInput, 'ContentType' | 'CacheControl'> {
   const extension = key.slice(key.lastIndexOf('.') + 1).toLowerCase();
   return {
     ContentType: CONTENT_TYPES[extension] ?? 'application/octet-stream',
