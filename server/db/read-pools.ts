@@ -273,13 +273,15 @@ class Replica {
   readonly name: string;
   readonly reader: Reader;
   private readonly pool: pg.Pool;
+  /** The health check's own session, so reads filling the pool cannot make the replica look dead. */
+  private probe: pg.Client | null = null;
   private up = false;
   private standby = false;
   private lagMs: number | null = null;
   private replayed: LogPosition | null = null;
 
   constructor(
-    url: string,
+    private readonly url: string,
     index: number,
     primaryDb: Kysely<DB>,
     private readonly maxLagMs: number,
@@ -354,17 +356,29 @@ class Replica {
       });
   }
 
-  /** A statement on its own session, bounded so a silent replica cannot hold the check. */
+  /**
+   * A statement on the check's session, opened on first use and again after a failure; bounded,
+   * so a silent replica cannot hold the check.
+   */
   private async ask<R extends pg.QueryResultRow>(text: string): Promise<pg.QueryResult<R>> {
-    let timer: NodeJS.Timeout | undefined;
     const bound = Math.max(1000, this.checkEveryMs);
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`no answer within ${bound} ms`)), bound);
-    });
+    let probe = this.probe;
     try {
-      return await Promise.race([this.pool.query<R>(text), timeout]);
-    } finally {
-      clearTimeout(timer);
+      if (!probe) {
+        probe = new pg.Client({
+          connectionString: this.url,
+          connectionTimeoutMillis: bound,
+          query_timeout: bound,
+        });
+        probe.on('error', () => {});
+        this.probe = probe;
+        await probe.connect();
+      }
+      return await probe.query<R>(text);
+    } catch (error) {
+      if (this.probe === probe) this.probe = null;
+      await probe?.end().catch(() => {});
+      throw error;
     }
   }
 
@@ -376,6 +390,9 @@ class Replica {
   }
 
   async close(): Promise<void> {
+    const probe = this.probe;
+    this.probe = null;
+    await probe?.end().catch(() => {});
     await this.reader.db.destroy();
   }
 }
