@@ -8,7 +8,7 @@ import { reusePlan } from '../db/plans.ts';
 import type { DB } from '../db/schema.ts';
 
 const MAX_WORDS = 12;
-/** Shorter words only match as prefixes: their trigrams are too few to tell a typo from noise. */
+/** Shorter words never match as typos: their trigrams are too few to tell a typo from noise. */
 const FUZZY_MIN_LENGTH = 3;
 /** Close words tried for a word that matches nothing as typed. */
 const FUZZY_ALTERNATIVES = 4;
@@ -43,14 +43,15 @@ export function wordsOf(text: string): string[] {
 }
 
 /**
- * The tsquery, one group per typed word, all required. A word of three letters or more that starts
- * words of the vocabulary becomes those words, when there are at most MAX_WIDENED of them:
- * `('calico' | 'calicos')`. The vocabulary holds every such lexeme of the documents, so this finds
- * exactly what the prefix `'calico':*` finds; but the full-text index answers exact lexemes from
- * their own entries, with no recheck of the documents, where a prefix collects every document of
- * every word it covers (1.2 against 7.5 ms for "calico luna" over 100,000 cats). A word that starts
- * more words, or a short one, stays a prefix; one that starts none is a prefix or one of the
- * vocabulary's words closest to it: `('wiskers':* | 'whiskers' | ...)`.
+ * The tsquery, one group per typed word, all required. A word that starts words of the vocabulary
+ * becomes those words, when there are at most MAX_WIDENED of them: `('calico' | 'calicos')`. The
+ * vocabulary holds every lexeme of the documents, so this finds exactly what the prefix
+ * `'calico':*` finds; but the full-text index answers exact lexemes from their own entries, with no
+ * recheck of the documents, where a prefix collects every document of every word it covers (1.2
+ * against 7.5 ms for "calico luna" over 100,000 cats; "court st downtown" with `'st':*` spent 87 ms
+ * of 1,000,000 cats' index on it). A word that starts more words stays a prefix; one that starts
+ * none is a prefix (a short one) or one of the vocabulary's words closest to it:
+ * `('wiskers':* | 'whiskers' | ...)`.
  *
  * Typed words contain only letters and digits, so quoting them is exact. Vocabulary words can hold
  * a quote or a backslash (a web address's path); they are escaped as tsquery input wants, and read
@@ -64,9 +65,8 @@ export function tsqueryOf(text: TextQuery): RawBuilder<unknown> {
     select string_agg('(' || alternatives::text || ')', ' & ' order by n)::tsquery
     from (
       select n, case
-        when length(w) < ${FUZZY_MIN_LENGTH} then to_tsquery('simple', '''' || w || ''':*')
         when widened.count between 1 and ${MAX_WIDENED} then widened.words::tsquery
-        when widened.count > 0 then to_tsquery('simple', '''' || w || ''':*')
+        when widened.count > 0 or length(w) < ${FUZZY_MIN_LENGTH} then to_tsquery('simple', '''' || w || ''':*')
         else (to_tsquery('simple', '''' || w || ''':*')::text || coalesce((
           select string_agg(' | ' || ${quoted(sql`near.word`)}, '' order by near.score desc, near.word)
           from (

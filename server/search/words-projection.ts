@@ -1,8 +1,7 @@
-// The search vocabulary: every word of three letters or more that the catalogue has used. Typo
-// matching finds close words in it, and a typed word is widened to the words in it that start with
-// it, so it must hold every such lexeme of every search document. It only grows: a word no longer
-// used anywhere merely widens a query to a lexeme that matches nothing, so results stay exact
-// without reading or counting other tables.
+// The search vocabulary: every word the catalogue has used. Typo matching finds close words in it,
+// and a typed word is widened to the words in it that start with it, so it must hold every lexeme
+// of every search document. It only grows: a word no longer used anywhere merely widens a query to
+// a lexeme that matches nothing, so results stay exact without reading or counting other tables.
 //
 // Writers never wait on each other here: there is no unique key, so two transactions adding the
 // same new word (in any order) both insert it, and neither blocks, deadlocks or leaves the word to
@@ -41,14 +40,13 @@ function textsOf(event: RecordedEvent<Handled>): string[] {
 
 /**
  * Adds the words of some texts not in the vocabulary yet: exactly the lexemes the 'simple'
- * configuration makes of the documents, of three letters or more.
+ * configuration makes of the documents, short ones too (a typed "st" is widened to them).
  */
 async function addWords(trx: Kysely<DB>, texts: string[]): Promise<void> {
   await sql`
     insert into search_words (word)
     select lexeme from (
       select distinct lexeme from unnest(${texts}::text[]) as t(doc), unnest(to_tsvector('simple', t.doc))
-      where length(lexeme) >= 3
     ) used
     where not exists (select 1 from search_words s where s.word = used.lexeme)`.execute(trx);
 }
