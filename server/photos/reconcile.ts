@@ -44,13 +44,17 @@ function ownerOf(key: ObjectKey): Owner | null {
   };
 }
 
-/** The keys among `keys` (each with its owner) that no photo row refers to, in their order. */
+/**
+ * The keys among `keys` (each with its owner) that no photo row refers to, in their order. An
+ * original is referred to only while its photo is processing: once the outcome is recorded the
+ * photos job removes it, and one that removal missed (the storage was down) goes here.
+ */
 async function unreferenced(db: Kysely<DB>, keys: { key: ObjectKey; owner: Owner }[]): Promise<ObjectKey[]> {
   const originals = keys.flatMap(({ owner }) => (owner.kind === 'original' ? [owner.key] : []));
   const filenames = keys.flatMap(({ owner }) => (owner.kind === 'variant' ? [owner.filename] : []));
   const rows = await db
     .selectFrom('photos')
-    .select(['target_type', 'filename', 'original_path'])
+    .select(['target_type', 'filename', 'original_path', 'status'])
     .where((eb) =>
       eb.or([
         ...(originals.length > 0 ? [eb('original_path', 'in', originals)] : []),
@@ -58,7 +62,7 @@ async function unreferenced(db: Kysely<DB>, keys: { key: ObjectKey; owner: Owner
       ]),
     )
     .execute();
-  const originalsKept = new Set(rows.map((r) => r.original_path));
+  const originalsKept = new Set(rows.filter((r) => r.status === 'processing').map((r) => r.original_path));
   const variantsKept = new Set(rows.map((r) => `${r.target_type}/${r.filename}`));
   return keys
     .filter(({ owner }) =>
@@ -71,8 +75,9 @@ async function unreferenced(db: Kysely<DB>, keys: { key: ObjectKey; owner: Owner
 
 /**
  * Removes stored objects older than `minAgeHours` that no photo row refers to: the original of an
- * upload whose photo was never recorded (a process stopped between keeping it and the append), the
- * variants of a photo that is gone (its job's removal failed or never ran), and what uploads of a
+ * upload whose photo was never recorded (a process stopped between keeping it and the append) or
+ * whose photo is processed (its removal failed), the variants of a photo that is gone (its job's
+ * removal failed or never ran), and what uploads of a
  * stopped process left (PhotoStorage.removeAbandoned). An object that old is past any upload or job
  * still under way: a photo's row is written with its upload, and its variants while its row is there.
  * Keys the photos do not make are left alone. A run looks at `scanLimit` old objects, the next

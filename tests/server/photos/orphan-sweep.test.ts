@@ -1,8 +1,8 @@
 // The reconciler's sweep of photo objects no photo refers to, on both storages: an original whose
-// photo was never recorded, variants of a photo that is gone and an upload a stopped process left
-// are removed once older than the minimum age, a bounded number a run and logged; what photos
-// refer to (a ready photo's variants, a processing photo's original), young objects and keys the
-// photos do not make stay.
+// photo was never recorded or is processed, variants of a photo that is gone and an upload a
+// stopped process left are removed once older than the minimum age, a bounded number a run, and
+// logged; what photos refer to (a ready photo's variants, a processing photo's original), young
+// objects and keys the photos do not make stay.
 import { randomBytes } from 'node:crypto';
 import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -71,8 +71,10 @@ describe.each(backends)('the orphan sweep on %s storage', (_backend, createApp) 
       `originals/${processing.filename}.png`,
     ]);
 
-    // Left by crashes: an original kept before its photo was recorded, variants of a photo gone.
+    // Left by crashes: an original kept before its photo was recorded, variants of a photo gone,
+    // the original of a processed photo whose removal failed.
     const orphans = [`originals/${name()}.jpg`, `cats/${name()}_large.webp`, `bodegas/${name()}_thumb.webp`];
+    orphans.push(`originals/${ready.filename}.jpg`);
     const gone = name();
     orphans.push(`cats/${gone}_thumb.webp`);
     for (const key of orphans) await storage.put(key, Buffer.from('orphan'));
@@ -104,9 +106,11 @@ describe.each(backends)('the orphan sweep on %s storage', (_backend, createApp) 
 
     await reconciler.run();
     expect(lines[1]).toMatchObject({ orphans: 2, abandoned: 0 });
+    await reconciler.run();
+    expect(lines[2]).toMatchObject({ orphans: 1, abandoned: 0 });
     expect((await keysOf(storage)).sort()).toEqual([...kept, 'cards/cat-1.png', young].sort());
     expect(await sweep.run()).toBe(0);
-    expect(lines).toHaveLength(2);
+    expect(lines).toHaveLength(3);
     expect(lines.flatMap((line) => line.keys as string[]).sort()).toEqual([...orphans].sort());
   });
 
