@@ -83,11 +83,13 @@ export async function main(role: Role): Promise<void> {
   let unpublish = () => {};
   let abandonedUploads: AbandonedUploadsCleanup | null = null;
   if (role === 'api' || role === 'all') {
-    // Uploads are received by api processes, on their host's disk: each clears its host's.
-    abandonedUploads = cleanAbandonedUploads(services.photoStorage, {
-      minAgeHours: config.orphanMinAgeHours,
-      logger,
-    });
+    // Uploads are received by api processes, on their host's disk: with photos in a bucket each
+    // clears its host's. (Under a shared UPLOAD_DIR the worker's sweep already covers every host.)
+    if (config.photoStorage === 's3')
+      abandonedUploads = cleanAbandonedUploads(services.photoStorage, {
+        minAgeHours: config.orphanMinAgeHours,
+        logger,
+      });
     app = await buildApp(services, { localOperatorToken });
     await app.listen({ port: config.port, host: config.host });
     if (dataDir && localOperatorToken)
