@@ -24,6 +24,7 @@ const SCENARIOS: Record<string, () => Promise<{ scenario: Scenario }>> = {
   client: () => import('./scenarios/client.ts'),
   growth: () => import('./scenarios/growth.ts'),
   share: () => import('./scenarios/share.ts'),
+  storage: () => import('./scenarios/storage.ts'),
 };
 
 const rows: BenchRow[] = [];
