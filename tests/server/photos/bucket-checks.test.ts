@@ -114,7 +114,7 @@ describe('the photo bucket checks', () => {
               DATA_DIR: path.join(root, 'data'),
               UPLOAD_DIR: path.join(root, 'uploads'),
             },
-            timeout: 120_000,
+            timeout: 140_000,
             killSignal: 'SIGKILL',
           },
           (_error, stdout, stderr) => resolve(`${stdout}${stderr}`),
@@ -131,5 +131,6 @@ describe('the photo bucket checks', () => {
     } finally {
       await fs.rm(root, { recursive: true, force: true });
     }
-  });
+    // The script starts embedded storage in a fresh directory: slow on a busy machine.
+  }, 150_000);
 });

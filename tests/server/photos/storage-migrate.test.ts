@@ -156,7 +156,8 @@ describe('npm run storage -- migrate --to s3', () => {
     expect(again.output).toContain(`${COUNT} of ${COUNT} objects (0 copied, ${COUNT} already there)`);
     // The upload directory was only read.
     expect(await filesUnder(uploadDir)).toEqual(before);
-  });
+    // Three runs of the script, each starting tsx: slow on a busy machine.
+  }, 180_000);
 
   it('says what to set when there is no bucket to copy into', async () => {
     const res = await new Promise<{ code: number; output: string }>((resolve) => {
