@@ -21,6 +21,10 @@ export type S3ServerUnderTest = {
   stop(): Promise<void>;
   /** Brings it up again on the same port and objects; a no-op when it is up. */
   start(): Promise<void>;
+  /** Freezes it (SIGSTOP): connections open but nothing is answered, as a store that hangs. */
+  pause(): void;
+  /** Lets a frozen server go on (SIGCONT). */
+  resume(): void;
   /** Stops it and removes its objects. */
   close(): Promise<void>;
 };
@@ -103,6 +107,8 @@ export async function startS3Server(options: { bucket?: string } = {}): Promise<
     },
     stop,
     start,
+    pause: () => void running?.kill('SIGSTOP'),
+    resume: () => void running?.kill('SIGCONT'),
     async close() {
       await stop();
       await fs.rm(directory, { recursive: true, force: true });
