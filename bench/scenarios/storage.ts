@@ -9,7 +9,10 @@
 //    storage), 8 connections: p95.
 // 3. The s3 api's resident memory over 500 more uploads, sampled as they go.
 // s3rver is a Node process on the same 2 cores: its CPU (request parsing, signature checks, writing
-// each object to its own disk) is work a real S3 does elsewhere, so the s3 figures carry it.
+// each object to its own disk) is work a real S3 does elsewhere, so the s3 figures carry it. The
+// CPU each process used is read from /proc around each round, so the rows also say what the api
+// itself spends per upload and per variant with each storage, and what s3rver spends beside it.
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -119,6 +122,39 @@ function rssMiB(pid: number): number {
   return kb / 1024;
 }
 
+const CLOCK_TICKS = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim());
+
+/** CPU time (user and system) a process has used so far, in ms. */
+function cpuMs(pid: number): number {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // utime and stime, the 14th and 15th fields: the 12th and 13th after the command's name.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+}
+
+/** The s3rver process serving on `port` (startS3Server's child, found by its arguments). */
+function s3rverPid(port: number): number {
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let args: string[];
+    try {
+      args = fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
+    } catch {
+      continue; // gone meanwhile
+    }
+    const main = args.findIndex((a) => a.endsWith('s3rver-main.ts'));
+    if (main >= 0 && args[main + 1] === String(port)) return Number(entry);
+  }
+  throw new Error(`no s3rver process on port ${port}`);
+}
+
+/** CPU ms that `pids` use while `work` runs. */
+async function cpuOf<T>(pids: number[], work: () => Promise<T>): Promise<{ result: T; ms: number[] }> {
+  const before = pids.map(cpuMs);
+  const result = await work();
+  return { result, ms: pids.map((pid, i) => cpuMs(pid) - before[i]!) };
+}
+
 const median = (xs: number[]) =>
   percentile(
     [...xs].sort((a, b) => a - b),
@@ -210,11 +246,17 @@ export const scenario: Scenario = {
         await processed(both[name], 120_000);
       }
 
-      // 1. Upload throughput in alternating rounds.
+      // 1. Upload throughput in alternating rounds, with the CPU the api and s3rver used meanwhile.
+      const storePid = s3rverPid(s3.port);
+      const pidsOf = (name: ModeName) => [both[name].api.child.pid!, storePid];
       const rates: Record<ModeName, number[]> = { local: [], s3: [] };
+      const uploadCpu = { local: [] as number[], s3: [] as number[], s3rver: [] as number[] };
       for (let round = 0; round < rounds; round++)
         for (const name of order(round)) {
-          rates[name].push(await uploads(both[name], images, perRound));
+          const { result, ms } = await cpuOf(pidsOf(name), () => uploads(both[name], images, perRound));
+          rates[name].push(result);
+          uploadCpu[name].push(ms[0]! / perRound);
+          if (name === 's3') uploadCpu.s3rver.push(ms[1]! / perRound);
           await processed(both[name], 300_000);
         }
       console.log(
@@ -244,8 +286,14 @@ export const scenario: Scenario = {
       };
       for (const name of order(0)) await serve(name, 2);
       const served: Record<ModeName, LoadStats[]> = { local: [], s3: [] };
+      const serveCpu = { local: [] as number[], s3: [] as number[], s3rver: [] as number[] };
       for (let round = 0; round < serveRounds; round++)
-        for (const name of order(round)) served[name].push(await serve(name, serveSeconds));
+        for (const name of order(round)) {
+          const { result, ms } = await cpuOf(pidsOf(name), () => serve(name, serveSeconds));
+          served[name].push(result);
+          serveCpu[name].push(ms[0]! / result.requests);
+          if (name === 's3') serveCpu.s3rver.push(ms[1]! / result.requests);
+        }
       const p95 = (name: ModeName) => median(served[name].map((s) => s.p95));
       const rps = (name: ModeName) => median(served[name].map((s) => s.rps));
       console.log(
@@ -264,6 +312,40 @@ export const scenario: Scenario = {
       const last = samples.at(-1)!;
 
       const label = 's3rver on the same 2 cores';
+      const cpuRows = [
+        row(
+          'storage',
+          'api CPU per upload (s3)',
+          'ms',
+          median(uploadCpu.s3),
+          median(uploadCpu.local),
+          'api CPU per upload (local)',
+        ),
+        row(
+          'storage',
+          's3rver CPU per upload (a real S3 spends it elsewhere)',
+          'ms',
+          median(uploadCpu.s3rver),
+          median(uploadCpu.s3),
+          'api CPU per upload (s3)',
+        ),
+        row(
+          'storage',
+          'api CPU per variant served (s3)',
+          'ms',
+          median(serveCpu.s3),
+          median(serveCpu.local),
+          'api CPU per variant (local)',
+        ),
+        row(
+          'storage',
+          's3rver CPU per variant served (a real S3 spends it elsewhere)',
+          'ms',
+          median(serveCpu.s3rver),
+          median(serveCpu.s3),
+          'api CPU per variant (s3)',
+        ),
+      ];
       return [
         row(
           'storage',
@@ -292,6 +374,7 @@ export const scenario: Scenario = {
           `after ${first.uploads} uploads`,
           { text: 'ratio <= 1.2', pass: last.mib / first.mib <= 1.2 },
         ),
+        ...cpuRows,
       ];
     } finally {
       for (const mode of Object.values(modes)) await stopMode(mode);
