@@ -27,6 +27,7 @@ import * as catCountShown from './20261204_0101_cat_count_shown.ts';
 import * as loginKnownAddresses from './20261204_0201_login_known_addresses.ts';
 import * as reporterIndexes from './20261205_0101_reporter_indexes.ts';
 import * as searchWordsShort from './20261206_0101_search_words_short.ts';
+import * as photoObjectIndexes from './20261207_0101_photo_object_indexes.ts';
 
 export const migrations: Record<string, Migration> = {
   '20261121_0001_event_store': eventStore,
@@ -55,4 +56,5 @@ export const migrations: Record<string, Migration> = {
   '20261204_0201_login_known_addresses': loginKnownAddresses,
   '20261205_0101_reporter_indexes': reporterIndexes,
   '20261206_0101_search_words_short': searchWordsShort,
+  '20261207_0101_photo_object_indexes': photoObjectIndexes,
 };

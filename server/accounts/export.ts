@@ -48,7 +48,7 @@ const LOG_ABOUT =
   'first, as the product reads them: their own personal fields (review comments, photo captions, ' +
   'report comments, notes on moderation decisions) opened with their data key. The log stores those fields sealed under that key, ' +
   'and every other field as shown here. Failed sign-ins are counted under hashes of the name and ' +
-  'address and cannot be attributed to anyone; photo files are under UPLOAD_DIR at the paths above.';
+  'address and cannot be attributed to anyone; photo files are in the photo storage (UPLOAD_DIR, or the S3 bucket) at the paths above.';
 
 /** Drivers answer a timestamp as a Date or, through some paths, as text. */
 function iso(value: unknown): string {
