@@ -25,6 +25,7 @@ const SCENARIOS: Record<string, () => Promise<{ scenario: Scenario }>> = {
   growth: () => import('./scenarios/growth.ts'),
   share: () => import('./scenarios/share.ts'),
   storage: () => import('./scenarios/storage.ts'),
+  replicas: () => import('./scenarios/replicas.ts'),
 };
 
 const rows: BenchRow[] = [];
