@@ -11,6 +11,7 @@ import { createInlineQueue } from '../server/queue/inline.ts';
 import { createServices, type Services } from '../server/services.ts';
 import { migrateToLatest } from '../server/db/migrate.ts';
 import type { DB } from '../server/db/schema.ts';
+import { streamIds } from '../server/events/types.ts';
 import type { BenchRow } from './types.ts';
 
 export const BENCH_ADMIN_URL =
@@ -238,4 +239,55 @@ export async function statementsOf(
     await db.destroy();
   }
   return recorded;
+}
+
+/**
+ * A city of one: user 1, their shop (bodega 1) and its cat (cat 1, friendly), appended through the
+ * store as the app would, for scenarios that measure one item's pages, photos or cards.
+ */
+export async function seedOneCat(
+  services: Services,
+  names: { bodega: string; address: string; breed: string },
+): Promise<number> {
+  const { db } = services.database;
+  await db
+    .insertInto('users')
+    .values({ id: 1, username: 'bench', email: 'bench@example.test', password_hash: 'x' })
+    .execute();
+  await services.store.append(db, streamIds.bodega(1), 0, [
+    {
+      type: 'BodegaAdded',
+      data: {
+        bodega_id: 1,
+        created_by: 1,
+        name: names.bodega,
+        address: names.address,
+        latitude: 40.75,
+        longitude: -73.98,
+        description: '',
+        phone: '',
+        hours: '',
+      },
+    },
+  ]);
+  await services.store.append(db, streamIds.cat(1), 0, [
+    {
+      type: 'CatAdded',
+      data: {
+        cat_id: 1,
+        bodega_id: 1,
+        created_by: 1,
+        name: 'Bench Cat',
+        description: '',
+        age: '',
+        breed: names.breed,
+        sex: '',
+        personality: '',
+        color: '',
+        weight: '',
+        is_friendly: true,
+      },
+    },
+  ]);
+  return 1;
 }

@@ -12,12 +12,10 @@ import sharp from 'sharp';
 import { buildApp } from '../../server/app.ts';
 import { openDatabase } from '../../server/db/database.ts';
 import { migrateToLatest } from '../../server/db/migrate.ts';
-import { streamIds } from '../../server/events/types.ts';
 import { VARIANT_SIZES } from '../../server/photos/urls.ts';
-import type { Services } from '../../server/services.ts';
 import { createPhotosProcessor } from '../../server/photos/jobs.ts';
 import { startWorker } from '../../workers/worker.ts';
-import { benchServices, percentile, row } from '../lib.ts';
+import { benchServices, percentile, row, seedOneCat } from '../lib.ts';
 import type { BenchRow, Scenario } from '../types.ts';
 
 const PHOTOS_UNDER_LOAD = 20;
@@ -51,50 +49,6 @@ async function bareResize(file: string, outDir: string): Promise<void> {
 }
 
 /** A user and a cat to attach photos to; returns the cat's id. */
-async function seed(services: Services): Promise<number> {
-  const { db } = services.database;
-  await db
-    .insertInto('users')
-    .values({ id: 1, username: 'bench', email: 'bench@example.test', password_hash: 'x' })
-    .execute();
-  await services.store.append(db, streamIds.bodega(1), 0, [
-    {
-      type: 'BodegaAdded',
-      data: {
-        bodega_id: 1,
-        created_by: 1,
-        name: 'Bench Deli',
-        address: '1 Bench St',
-        latitude: 40.75,
-        longitude: -73.98,
-        description: '',
-        phone: '',
-        hours: '',
-      },
-    },
-  ]);
-  await services.store.append(db, streamIds.cat(1), 0, [
-    {
-      type: 'CatAdded',
-      data: {
-        cat_id: 1,
-        bodega_id: 1,
-        created_by: 1,
-        name: 'Bench Cat',
-        description: '',
-        age: '',
-        breed: '',
-        sex: '',
-        personality: '',
-        color: '',
-        weight: '',
-        is_friendly: true,
-      },
-    },
-  ]);
-  return 1;
-}
-
 async function uploadOver(baseUrl: string, catId: number, token: string, jpeg: Buffer): Promise<number> {
   const form = new FormData();
   form.append('photo', new Blob([new Uint8Array(jpeg)], { type: 'image/jpeg' }), 'bench.jpg');
@@ -141,7 +95,7 @@ export const scenario: Scenario = {
     const baseUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
     let worker: Awaited<ReturnType<typeof startWorker>> | null = null;
     try {
-      const catId = await seed(services);
+      const catId = await seedOneCat(services, { bodega: 'Bench Deli', address: '1 Bench St', breed: '' });
       const catPath = `/api/cats/${catId}`;
       const token = app.issueToken({ id: 1, username: 'bench' });
       const jpeg = await twelveMegapixelJpeg();

@@ -12,10 +12,8 @@ import sharp from 'sharp';
 import { buildApp } from '../../server/app.ts';
 import { openDatabase } from '../../server/db/database.ts';
 import { migrateToLatest } from '../../server/db/migrate.ts';
-import { streamIds } from '../../server/events/types.ts';
-import type { Services } from '../../server/services.ts';
 import { startWorker } from '../../workers/worker.ts';
-import { benchServices, percentile, row } from '../lib.ts';
+import { benchServices, percentile, row, seedOneCat } from '../lib.ts';
 import type { Scenario } from '../types.ts';
 
 /** A phone-sized photo (2000x1500) of smoothed noise, which compresses like a real one. */
@@ -32,49 +30,6 @@ async function photoJpeg(): Promise<Buffer> {
     .blur(1.2)
     .jpeg({ quality: 85 })
     .toBuffer();
-}
-
-async function seed(services: Services): Promise<void> {
-  const { db } = services.database;
-  await db
-    .insertInto('users')
-    .values({ id: 1, username: 'bench', email: 'bench@example.test', password_hash: 'x' })
-    .execute();
-  await services.store.append(db, streamIds.bodega(1), 0, [
-    {
-      type: 'BodegaAdded',
-      data: {
-        bodega_id: 1,
-        created_by: 1,
-        name: "Joe's Deli",
-        address: '123 Main St, New York, NY',
-        latitude: 40.75,
-        longitude: -73.98,
-        description: '',
-        phone: '',
-        hours: '',
-      },
-    },
-  ]);
-  await services.store.append(db, streamIds.cat(1), 0, [
-    {
-      type: 'CatAdded',
-      data: {
-        cat_id: 1,
-        bodega_id: 1,
-        created_by: 1,
-        name: 'Bench Cat',
-        description: '',
-        age: '',
-        breed: 'Tabby',
-        sex: '',
-        personality: '',
-        color: '',
-        weight: '',
-        is_friendly: true,
-      },
-    },
-  ]);
 }
 
 /** One GET's time in ms; throws unless it answers `status` (the body is read whole). */
@@ -107,7 +62,11 @@ export const scenario: Scenario = {
     const baseUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
     const worker = await startWorker(services, { pollMs: 100 });
     try {
-      await seed(services);
+      await seedOneCat(services, {
+        bodega: "Joe's Deli",
+        address: '123 Main St, New York, NY',
+        breed: 'Tabby',
+      });
       const token = app.issueToken({ id: 1, username: 'bench' });
       const jpeg = await photoJpeg();
       const form = new FormData();
