@@ -26,6 +26,7 @@ export const SERVER_ENTRIES: Record<string, string> = {
   log: 'scripts/log.ts',
   role: 'scripts/role.ts',
   account: 'scripts/account.ts',
+  storage: 'scripts/storage.ts',
 };
 
 export async function buildServer(): Promise<void> {
