@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import autocannon from 'autocannon';
 import { Kysely, PostgresDialect, sql, type CompiledQuery } from 'kysely';
 import pg from 'pg';
+import sharp from 'sharp';
 import { loadConfig, type Config } from '../server/config.ts';
 import { openDatabase, type Database } from '../server/db/database.ts';
 import { preparedName } from '../server/db/plans.ts';
@@ -290,4 +291,27 @@ export async function seedOneCat(
     },
   ]);
   return 1;
+}
+
+/**
+ * Camera-like content: smoothed noise from a seeded generator compresses like a real photo, and
+ * the same arguments give the same bytes in every run.
+ */
+export async function cameraJpeg(options: {
+  width: number;
+  height: number;
+  seed: number;
+  quality: number;
+}): Promise<Buffer> {
+  const { width, height, quality } = options;
+  const pixels = Buffer.alloc(width * height * 3);
+  let state = options.seed;
+  for (let i = 0; i < pixels.length; i++) {
+    state = (state * 1103515245 + 12345) & 0x7fffffff;
+    pixels[i] = state >>> 23;
+  }
+  return sharp(pixels, { raw: { width, height, channels: 3 } })
+    .blur(1.2)
+    .jpeg({ quality })
+    .toBuffer();
 }

@@ -15,27 +15,11 @@ import { migrateToLatest } from '../../server/db/migrate.ts';
 import { VARIANT_SIZES } from '../../server/photos/urls.ts';
 import { createPhotosProcessor } from '../../server/photos/jobs.ts';
 import { startWorker } from '../../workers/worker.ts';
-import { benchServices, percentile, row, seedOneCat } from '../lib.ts';
+import { benchServices, cameraJpeg, percentile, row, seedOneCat } from '../lib.ts';
 import type { BenchRow, Scenario } from '../types.ts';
 
 const PHOTOS_UNDER_LOAD = 20;
 const LOAD_CONNECTIONS = 4;
-
-/** Camera-like content: smoothed noise compresses like a real photo (about 3.7 MB at q88). */
-async function twelveMegapixelJpeg(): Promise<Buffer> {
-  const width = 4000;
-  const height = 3000;
-  const pixels = Buffer.alloc(width * height * 3);
-  let seed = 12345;
-  for (let i = 0; i < pixels.length; i++) {
-    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
-    pixels[i] = seed >>> 23;
-  }
-  return sharp(pixels, { raw: { width, height, channels: 3 } })
-    .blur(1.2)
-    .jpeg({ quality: 88 })
-    .toBuffer();
-}
 
 async function bareResize(file: string, outDir: string): Promise<void> {
   await Promise.all(
@@ -98,7 +82,7 @@ export const scenario: Scenario = {
       const catId = await seedOneCat(services, { bodega: 'Bench Deli', address: '1 Bench St', breed: '' });
       const catPath = `/api/cats/${catId}`;
       const token = app.issueToken({ id: 1, username: 'bench' });
-      const jpeg = await twelveMegapixelJpeg();
+      const jpeg = await cameraJpeg({ width: 4000, height: 3000, seed: 12345, quality: 88 });
       const original = path.join(uploadDir, 'bench-original.jpg');
       await fs.writeFile(original, jpeg);
       const processPhoto = createPhotosProcessor(services);

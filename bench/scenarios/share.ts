@@ -13,24 +13,8 @@ import { buildApp } from '../../server/app.ts';
 import { openDatabase } from '../../server/db/database.ts';
 import { migrateToLatest } from '../../server/db/migrate.ts';
 import { startWorker } from '../../workers/worker.ts';
-import { benchServices, percentile, row, seedOneCat } from '../lib.ts';
+import { benchServices, cameraJpeg, percentile, row, seedOneCat } from '../lib.ts';
 import type { Scenario } from '../types.ts';
-
-/** A phone-sized photo (2000x1500) of smoothed noise, which compresses like a real one. */
-async function photoJpeg(): Promise<Buffer> {
-  const width = 2000;
-  const height = 1500;
-  const pixels = Buffer.alloc(width * height * 3);
-  let seed = 4242;
-  for (let i = 0; i < pixels.length; i++) {
-    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
-    pixels[i] = seed >>> 23;
-  }
-  return sharp(pixels, { raw: { width, height, channels: 3 } })
-    .blur(1.2)
-    .jpeg({ quality: 85 })
-    .toBuffer();
-}
 
 /** One GET's time in ms; throws unless it answers `status` (the body is read whole). */
 async function timed(url: string, headers: Record<string, string> = {}, status = 200): Promise<number> {
@@ -68,7 +52,7 @@ export const scenario: Scenario = {
         breed: 'Tabby',
       });
       const token = app.issueToken({ id: 1, username: 'bench' });
-      const jpeg = await photoJpeg();
+      const jpeg = await cameraJpeg({ width: 2000, height: 1500, seed: 4242, quality: 85 });
       const form = new FormData();
       form.append('photo', new Blob([new Uint8Array(jpeg)], { type: 'image/jpeg' }), 'bench.jpg');
       form.append('is_primary', 'true');

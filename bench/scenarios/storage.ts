@@ -17,7 +17,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import sharp from 'sharp';
 import { S3RVER_CREDENTIALS, startS3Server, type S3ServerUnderTest } from '../../tests/helpers/s3-server.ts';
 import {
   json,
@@ -30,7 +29,7 @@ import {
   type PostgresInstance,
   type RedisInstance,
 } from '../../tests/faults/instances.ts';
-import { httpLoad, percentile, row, type LoadStats } from '../lib.ts';
+import { cameraJpeg, httpLoad, percentile, row, type LoadStats } from '../lib.ts';
 import type { Scenario } from '../types.ts';
 
 const IN_FLIGHT = 8;
@@ -46,22 +45,6 @@ type Mode = {
   token: string;
   catId: number;
 };
-
-/** Camera-like content (smoothed noise compresses like a photo): 2400 x 1800, about 1.3 MB. */
-async function cameraJpeg(seed: number): Promise<Buffer> {
-  const width = 2400;
-  const height = 1800;
-  const pixels = Buffer.alloc(width * height * 3);
-  let s = seed;
-  for (let i = 0; i < pixels.length; i++) {
-    s = (s * 1103515245 + 12345) & 0x7fffffff;
-    pixels[i] = s >>> 23;
-  }
-  return sharp(pixels, { raw: { width, height, channels: 3 } })
-    .blur(1.2)
-    .jpeg({ quality: 90 })
-    .toBuffer();
-}
 
 async function upload(mode: Mode, jpeg: Buffer): Promise<void> {
   const form = new FormData();
@@ -226,7 +209,9 @@ export const scenario: Scenario = {
     const memoryUploads = quick ? 150 : 500;
     const memoryAt = quick ? [25, 50, 100, 150] : [50, 100, 200, 300, 400, 500];
 
-    const images = await Promise.all([1, 2, 3, 4].map(cameraJpeg));
+    const images = await Promise.all(
+      [1, 2, 3, 4].map((seed) => cameraJpeg({ width: 2400, height: 1800, seed, quality: 90 })),
+    );
     const sizeMb = images.reduce((sum, b) => sum + b.length, 0) / images.length / 2 ** 20;
     let primary: PostgresInstance | null = null;
     let s3: S3ServerUnderTest | null = null;
