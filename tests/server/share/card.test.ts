@@ -41,6 +41,29 @@ describe('the card cache', () => {
     expect((await cache.get('a', make)).source).toBe('hit');
   });
 
+  it('makes at most its number of makers at once, the rest in the order asked', async () => {
+    const cache = createCardCache(10_000, 2);
+    const started: string[] = [];
+    const finish = new Map<string, () => void>();
+    const make = (key: string) => () => {
+      started.push(key);
+      return new Promise<Buffer>((resolve) => finish.set(key, () => resolve(Buffer.from(key))));
+    };
+    const cards = ['a', 'b', 'c', 'd'].map((key) => cache.get(key, make(key)));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(started).toEqual(['a', 'b']);
+    finish.get('b')!();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(started).toEqual(['a', 'b', 'c']);
+    finish.get('a')!();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(started).toEqual(['a', 'b', 'c', 'd']);
+    finish.get('c')!();
+    finish.get('d')!();
+    expect((await Promise.all(cards)).map(({ card }) => String(card))).toEqual(['a', 'b', 'c', 'd']);
+    expect(cache.stats().made).toBe(4);
+  });
+
   it('forgets the least recently used cards beyond its bytes, and a failed making', async () => {
     const cache = createCardCache(250);
     await cache.get('a', async () => card(100));
